@@ -1,0 +1,223 @@
+/*
+ * nbo.h - libnbo, non-blocking all-to-all collectives that progress in the
+ * background.  The one public header.
+ *
+ * Model (as FFTW: plan once, execute many):
+ *   nbo_comm_create()      bootstrap libnbo on an MPI communicator (collective)
+ *   nbo_ialltoall[v]()     compile the call into a task list and start it
+ *   nbo_alltoall[v]_init() compile once into a persistent request ...
+ *   nbo_start()            ... and only re-arm it on each start
+ *   nbo_test/wait[all]()   complete requests, MPI semantics
+ *
+ * Every function returns NBO_SUCCESS (0) or a negative NBO_ERR_* code;
+ * nbo_strerror() turns a code into a message.  No function aborts on bad
+ * input.
+ *
+ * Request semantics follow MPI: a completed non-persistent request is freed
+ * by nbo_wait or by an nbo_test that reports completion, and the handle is
+ * set to NBO_REQUEST_NULL.  A persistent request lives until
+ * nbo_request_free; waiting on an inactive persistent request returns at once.
+ *
+ * Collective rules follow MPI too: every rank of the communicator calls the
+ * collective functions (create, free, ialltoall[v], *_init) in the same order.
+ */
+#ifndef NBO_H
+#define NBO_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- version */
+
+#define NBO_VERSION_MAJOR 0
+#define NBO_VERSION_MINOR 1
+#define NBO_VERSION_PATCH 0
+
+/* "0.1.0" */
+const char *nbo_version(void);
+
+/* ----------------------------------------------------------------- errors */
+
+enum {
+    NBO_SUCCESS             =   0,
+    NBO_ERR_ARG             =  -1, /* an invalid argument not covered below  */
+    NBO_ERR_BUFFER          =  -2, /* NULL buffer with a nonzero count        */
+    NBO_ERR_COUNT           =  -3, /* negative count or displacement          */
+    NBO_ERR_OVERFLOW        =  -4, /* a byte size or offset overflows         */
+    NBO_ERR_DATATYPE        =  -5, /* MPI_DATATYPE_NULL or not committed      */
+    NBO_ERR_COMM            =  -6, /* NULL, freed or unusable communicator    */
+    NBO_ERR_REQUEST_NULL    =  -7, /* operation on NBO_REQUEST_NULL           */
+    NBO_ERR_REQUEST         =  -8, /* not a valid request handle              */
+    NBO_ERR_ACTIVE          =  -9, /* request still active (start, free)      */
+    NBO_ERR_PENDING         = -10, /* communicator still has live requests   */
+    NBO_ERR_NOMEM           = -11, /* out of memory                           */
+    NBO_ERR_MPI             = -12, /* an MPI call failed                      */
+    NBO_ERR_ENGINE          = -13, /* engine not built or not usable here     */
+    NBO_ERR_CONFIG          = -14, /* bad configuration value (NBO_* or struct) */
+    NBO_ERR_THREAD_LEVEL    = -15, /* MPI thread level too low for this mode  */
+    NBO_ERR_TIMEOUT         = -16, /* no progress within the timeout          */
+    NBO_ERR_TRANSPORT       = -17, /* the network reported an error           */
+    NBO_ERR_PEER            = -18, /* a peer failed or disconnected           */
+    NBO_ERR_MISMATCH        = -19, /* ranks called with mismatched arguments  */
+    NBO_ERR_INTERNAL        = -20  /* a libnbo bug: please report it          */
+};
+
+/* A static message for any code, never NULL ("unknown error" if unknown). */
+const char *nbo_strerror(int err);
+
+/* --------------------------------------------------------- configuration */
+
+typedef enum {
+    NBO_ENGINE_AUTO = 0, /* best usable engine                               */
+    NBO_ENGINE_MPI,      /* MPI point-to-point: portable reference           */
+    NBO_ENGINE_UCX,      /* UCX UCP                                          */
+    NBO_ENGINE_VERBS     /* rdma-core verbs work-request chains              */
+} nbo_engine_kind_t;
+
+typedef enum {
+    NBO_PROGRESS_AUTO = 0, /* a thread when the engine needs the host for waits */
+    NBO_PROGRESS_INLINE,   /* progress only inside nbo_test / nbo_wait          */
+    NBO_PROGRESS_THREAD    /* one background progress thread per process        */
+} nbo_progress_mode_t;
+
+typedef enum {
+    NBO_ALG_AUTO = 0,  /* Bruck up to bruck_max bytes per peer, else pairwise */
+    NBO_ALG_PAIRWISE,  /* pairwise exchange in windows of W sends             */
+    NBO_ALG_BRUCK      /* Bruck, log2(P) rounds (all-to-all only)              */
+} nbo_algorithm_t;
+
+/*
+ * Configuration of one nbo communicator.  Fill it with nbo_config_init()
+ * (defaults), optionally nbo_config_from_env() (NBO_* variables), then set
+ * fields.  Passing NULL to nbo_comm_create means "defaults + environment".
+ *
+ *   field          variable          default  meaning
+ *   engine         NBO_ENGINE        auto     mpi | ucx | verbs | auto
+ *   progress       NBO_PROGRESS      auto     inline | thread | auto
+ *   algorithm      NBO_ALGORITHM     auto     auto | pairwise | bruck
+ *   window         NBO_WINDOW        8        sends per communication window (W)
+ *   bruck_max      NBO_BRUCK_MAX     256      auto uses Bruck up to this many bytes per peer
+ *   timeout_ms     NBO_TIMEOUT       60000    a request that makes no progress
+ *                                             for this long fails with
+ *                                             NBO_ERR_TIMEOUT (0: never)
+ *   progress_cpu   NBO_PROGRESS_CPU  -1       core to pin the progress thread to
+ *   spin_us        NBO_SPIN_US       0        progress thread polls this long
+ *                                             before it sleeps
+ *   check          NBO_CHECK         0        1: compare call signatures across
+ *                                             ranks (costs a collective per call)
+ */
+typedef struct nbo_config {
+    nbo_engine_kind_t   engine;
+    nbo_progress_mode_t progress;
+    nbo_algorithm_t     algorithm;
+    int                 window;
+    size_t              bruck_max;
+    int                 timeout_ms;
+    int                 progress_cpu;
+    int                 spin_us;
+    int                 check;
+} nbo_config_t;
+
+/* Defaults, ignoring the environment. */
+void nbo_config_init(nbo_config_t *config);
+
+/* Overwrite fields from NBO_* variables that are set.  NBO_ERR_CONFIG names
+ * nothing by itself: the offending variable is printed to stderr. */
+int nbo_config_from_env(nbo_config_t *config);
+
+/* Names for printing ("mpi", "thread", "pairwise", ...). */
+const char *nbo_engine_name(nbo_engine_kind_t kind);
+const char *nbo_progress_name(nbo_progress_mode_t mode);
+const char *nbo_algorithm_name(nbo_algorithm_t alg);
+
+/* ---------------------------------------------------------- communicators */
+
+typedef struct nbo_comm *nbo_comm_t;
+#define NBO_COMM_NULL ((nbo_comm_t)0)
+
+/* Collective over comm.  The engine gets a private duplicate of comm, so
+ * libnbo traffic never matches the application's messages. */
+int nbo_comm_create(MPI_Comm comm, const nbo_config_t *config, nbo_comm_t *out);
+
+/* Collective.  Fails with NBO_ERR_PENDING while requests created on comm
+ * are still live (active, or persistent and not freed); on success *comm is
+ * set to NBO_COMM_NULL. */
+int nbo_comm_free(nbo_comm_t *comm);
+
+/* What a communicator resolved its configuration to. */
+typedef struct nbo_comm_info {
+    nbo_engine_kind_t   engine;      /* never AUTO: the engine in use       */
+    nbo_progress_mode_t progress;    /* never AUTO: the mode in use          */
+    int                 size, rank;
+    int                 window;
+    size_t              bruck_max;
+    unsigned            engine_caps; /* NBO_CAP_* bits below                */
+    char                engine_detail[128]; /* e.g. device or transports    */
+} nbo_comm_info_t;
+
+/* Engine capability bits, as reported in nbo_comm_info_t.engine_caps. */
+#define NBO_CAP_HW_WAITS  0x1u /* the NIC runs a whole task list (CORE-Direct)  */
+#define NBO_CAP_OFFLOAD   0x2u /* data moves without the host (RDMA)           */
+#define NBO_CAP_EVENT_FD  0x4u /* a completion fd to sleep on                  */
+
+int nbo_comm_query(nbo_comm_t comm, nbo_comm_info_t *info);
+
+/* -------------------------------------------------------------- requests */
+
+typedef struct nbo_request *nbo_request_t;
+#define NBO_REQUEST_NULL ((nbo_request_t)0)
+
+/* Non-blocking all-to-all, arguments as MPI_Ialltoall(v).  sendbuf may be
+ * MPI_IN_PLACE (send counts and type are then ignored).  Any committed
+ * datatype: contiguous ones move without copies, others are packed. */
+int nbo_ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  nbo_comm_t comm, nbo_request_t *req);
+int nbo_ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   MPI_Datatype sendtype,
+                   void *recvbuf, const int recvcounts[], const int rdispls[],
+                   MPI_Datatype recvtype,
+                   nbo_comm_t comm, nbo_request_t *req);
+
+/* Persistent forms: compiled once, inactive until nbo_start.  The buffers
+ * and counts are bound at init; their contents may change between starts. */
+int nbo_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                      nbo_comm_t comm, nbo_request_t *req);
+int nbo_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                       MPI_Datatype sendtype,
+                       void *recvbuf, const int recvcounts[], const int rdispls[],
+                       MPI_Datatype recvtype,
+                       nbo_comm_t comm, nbo_request_t *req);
+
+/* Start an inactive persistent request (NBO_ERR_ACTIVE if it is running). */
+int nbo_start(nbo_request_t *req);
+
+/* *flag = 1 when complete.  A completed non-persistent request is freed and
+ * *req set to NBO_REQUEST_NULL; a persistent one becomes inactive.  A failed
+ * request is completed the same way and its error returned. */
+int nbo_test(nbo_request_t *req, int *flag);
+int nbo_wait(nbo_request_t *req);
+
+/* Waits for all; NBO_REQUEST_NULL entries are skipped.  Returns the first
+ * error met, after completing every request that can complete. */
+int nbo_waitall(int count, nbo_request_t reqs[]);
+
+/* Frees an inactive request (NBO_ERR_ACTIVE if it is still running). */
+int nbo_request_free(nbo_request_t *req);
+
+/* The algorithm the compiler chose for a request. */
+int nbo_request_algorithm(nbo_request_t req, nbo_algorithm_t *alg);
+
+/* Prints the request's compiled task list, one task a line. */
+int nbo_request_print(nbo_request_t req, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* NBO_H */

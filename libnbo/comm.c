@@ -1,0 +1,196 @@
+/*
+ * comm.c - nbo communicators: bootstrap an engine over an MPI communicator.
+ *
+ * Every step that can fail on one rank alone is agreed on with an
+ * MPI_Allreduce before the next collective step, so a failure returns the
+ * same error on every rank instead of leaving some of them in a collective.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../progress/progress.h"
+#include "core.h"
+
+/* Min over ranks of a local result code (all NBO codes are <= 0). */
+static int agree(MPI_Comm comm, int rc)
+{
+    int all = rc;
+    if (MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
+        return NBO_ERR_MPI;
+    return all;
+}
+
+struct nbo_comm *nbo_comm_lookup(nbo_comm_t comm)
+{
+    if (!comm)
+        return NULL;
+    for (struct nbo_comm *c = nbo_progress_comms(); c; c = c->next)
+        if (c == comm)
+            return c->magic == NBO_COMM_MAGIC ? c : NULL;
+    return NULL;
+}
+
+static int config_valid(const nbo_config_t *c)
+{
+    return (unsigned)c->engine <= NBO_ENGINE_VERBS && (unsigned)c->progress <= NBO_PROGRESS_THREAD &&
+           (unsigned)c->algorithm <= NBO_ALG_BRUCK && c->window >= 1 && c->timeout_ms >= 0 &&
+           c->progress_cpu >= -1 && c->spin_us >= 0 && (c->check == 0 || c->check == 1);
+}
+
+/* Pick the engine every rank can use (collective). */
+static int choose_engine(MPI_Comm comm, nbo_engine_kind_t want, const nbo_engine_ops_t **out)
+{
+    char detail[128];
+    for (int i = 0; nbo_engines[i]; i++) {
+        const nbo_engine_ops_t *e = nbo_engines[i];
+        if (want != NBO_ENGINE_AUTO && e->kind != want)
+            continue;
+        int rc = agree(comm, e->probe(detail, sizeof(detail)));
+        if (rc == NBO_ERR_MPI)
+            return rc;
+        if (rc == NBO_SUCCESS) {
+            *out = e;
+            return NBO_SUCCESS;
+        }
+    }
+    return NBO_ERR_ENGINE;
+}
+
+/* AUTO: a thread when the host must run the waits and the engine gives a
+ * descriptor to sleep on; otherwise inline (a thread would have to poll). */
+static int choose_progress(struct nbo_comm *c, nbo_progress_mode_t want)
+{
+    char detail[128];
+    unsigned caps = c->ops->caps(c->ec, detail, sizeof(detail));
+    int provided = MPI_THREAD_SINGLE;
+    MPI_Query_thread(&provided);
+    if (want == NBO_PROGRESS_AUTO) {
+        int thread = !(caps & NBO_CAP_HW_WAITS) && (caps & NBO_CAP_EVENT_FD) &&
+                     provided == MPI_THREAD_MULTIPLE;
+        want = thread ? NBO_PROGRESS_THREAD : NBO_PROGRESS_INLINE;
+    }
+    /* The thread packs and unpacks with MPI calls, concurrently with the
+     * application's MPI calls. */
+    if (want == NBO_PROGRESS_THREAD && provided != MPI_THREAD_MULTIPLE)
+        return NBO_ERR_THREAD_LEVEL;
+    c->cfg.progress = want;
+    return NBO_SUCCESS;
+}
+
+int nbo_comm_create(MPI_Comm comm, const nbo_config_t *config, nbo_comm_t *out)
+{
+    if (!out)
+        return NBO_ERR_ARG;
+    *out = NBO_COMM_NULL;
+    int inited = 0, finalized = 0;
+    MPI_Initialized(&inited);
+    MPI_Finalized(&finalized);
+    if (!inited || finalized)
+        return NBO_ERR_MPI;
+    if (comm == MPI_COMM_NULL)
+        return NBO_ERR_COMM;
+    int inter = 0;
+    if (MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter)
+        return NBO_ERR_COMM;
+
+    struct nbo_comm *c = calloc(1, sizeof(*c));
+    if (!c)
+        return NBO_ERR_NOMEM; /* before any collective: we cannot agree */
+    if (MPI_Comm_dup(comm, &c->comm) != MPI_SUCCESS) {
+        free(c);
+        return NBO_ERR_MPI;
+    }
+    MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN);
+    MPI_Comm_size(c->comm, &c->size);
+    MPI_Comm_rank(c->comm, &c->rank);
+
+    int rc = NBO_SUCCESS;
+    if (config)
+        c->cfg = *config;
+    else {
+        nbo_config_init(&c->cfg);
+        rc = nbo_config_from_env(&c->cfg);
+    }
+    if (rc == NBO_SUCCESS && !config_valid(&c->cfg))
+        rc = NBO_ERR_CONFIG;
+    rc = agree(c->comm, rc);
+    if (rc == NBO_SUCCESS)
+        rc = choose_engine(c->comm, c->cfg.engine, &c->ops);
+    if (rc == NBO_SUCCESS)
+        rc = agree(c->comm, c->ops->open(c->comm, &c->cfg, &c->ec));
+    if (rc != NBO_SUCCESS) {
+        if (c->ec)
+            c->ops->close(c->ec);
+        MPI_Comm_free(&c->comm);
+        free(c);
+        return rc;
+    }
+    c->cfg.engine = c->ops->kind;
+    rc = agree(c->comm, choose_progress(c, c->cfg.progress));
+    if (rc == NBO_SUCCESS) {
+        c->magic = NBO_COMM_MAGIC;
+        nbo_lock();
+        rc = nbo_progress_add(c);
+        nbo_unlock();
+        rc = agree(c->comm, rc);
+        if (rc != NBO_SUCCESS) {
+            nbo_lock();
+            nbo_progress_remove(c);
+            nbo_unlock();
+        }
+    }
+    if (rc != NBO_SUCCESS) {
+        c->ops->close(c->ec);
+        MPI_Comm_free(&c->comm);
+        c->magic = 0;
+        free(c);
+        return rc;
+    }
+    *out = c;
+    return NBO_SUCCESS;
+}
+
+int nbo_comm_free(nbo_comm_t *comm)
+{
+    if (!comm)
+        return NBO_ERR_ARG;
+    nbo_lock();
+    struct nbo_comm *c = nbo_comm_lookup(*comm);
+    int rc = !c ? NBO_ERR_COMM : c->live > 0 ? NBO_ERR_PENDING : NBO_SUCCESS;
+    nbo_unlock();
+    if (!c)
+        return rc;
+    rc = agree(c->comm, rc);
+    if (rc != NBO_SUCCESS)
+        return rc;
+    nbo_lock();
+    nbo_progress_remove(c);
+    c->magic = 0;
+    nbo_unlock();
+    c->ops->close(c->ec);
+    MPI_Comm_free(&c->comm);
+    free(c);
+    *comm = NBO_COMM_NULL;
+    return NBO_SUCCESS;
+}
+
+int nbo_comm_query(nbo_comm_t comm, nbo_comm_info_t *info)
+{
+    if (!info)
+        return NBO_ERR_ARG;
+    nbo_lock();
+    struct nbo_comm *c = nbo_comm_lookup(comm);
+    if (c) {
+        memset(info, 0, sizeof(*info));
+        info->engine = c->cfg.engine;
+        info->progress = c->cfg.progress;
+        info->size = c->size;
+        info->rank = c->rank;
+        info->window = c->cfg.window;
+        info->bruck_max = c->cfg.bruck_max;
+        info->engine_caps = c->ops->caps(c->ec, info->engine_detail, sizeof(info->engine_detail));
+    }
+    nbo_unlock();
+    return c ? NBO_SUCCESS : NBO_ERR_COMM;
+}

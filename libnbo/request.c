@@ -1,0 +1,345 @@
+/*
+ * request.c - running a compiled task list, and the request life cycle
+ * (start, test, wait, free) with MPI semantics.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../progress/progress.h"
+#include "core.h"
+
+double nbo_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int nbo_request_check(nbo_request_t *req)
+{
+    if (!req)
+        return NBO_ERR_ARG;
+    if (*req == NBO_REQUEST_NULL)
+        return NBO_ERR_REQUEST_NULL;
+    if ((*req)->magic != NBO_REQ_MAGIC)
+        return NBO_ERR_REQUEST;
+    return NBO_SUCCESS;
+}
+
+int nbo_request_create(struct nbo_comm *c, const nbo_sched_args_t *args, void *sendbuf,
+                       void *recvbuf, const nbo_block_map_t *smap, const nbo_block_map_t *rmap,
+                       int persistent, struct nbo_request **out)
+{
+    struct nbo_request *r = calloc(1, sizeof(*r));
+    if (!r)
+        return NBO_ERR_NOMEM;
+    int rc = nbo_sched_compile(args, &r->sched);
+    if (rc != NBO_SUCCESS) {
+        free(r);
+        return rc;
+    }
+    r->pending = calloc((size_t)r->sched.ntasks + 1, sizeof(int32_t));
+    if (r->sched.tmp_bytes)
+        r->tmp = malloc(r->sched.tmp_bytes);
+    if (!r->pending || (r->sched.tmp_bytes && !r->tmp)) {
+        nbo_sched_destroy(&r->sched);
+        free(r->pending);
+        free(r->tmp);
+        free(r);
+        return NBO_ERR_NOMEM;
+    }
+    r->magic = NBO_REQ_MAGIC;
+    r->comm = c;
+    r->persistent = persistent;
+    r->in_place = args->in_place;
+    r->send_map = *smap;
+    r->recv_map = *rmap;
+    r->x.tasks = r->sched.tasks;
+    r->x.ntasks = r->sched.ntasks;
+    r->x.buf[NBO_BUF_SEND] = sendbuf;
+    r->x.buf[NBO_BUF_RECV] = recvbuf;
+    r->x.buf[NBO_BUF_TMP] = r->tmp;
+    r->x.buf_len[NBO_BUF_SEND] = args->in_place ? 0 : smap->span;
+    r->x.buf_len[NBO_BUF_RECV] = rmap->span;
+    r->x.buf_len[NBO_BUF_TMP] = r->sched.tmp_bytes;
+
+    nbo_lock();
+    r->x.tag = c->seq++; /* every rank numbers its collective calls alike */
+    rc = c->ops->plan_attach ? c->ops->plan_attach(c->ec, &r->x) : NBO_SUCCESS;
+    if (rc == NBO_SUCCESS) {
+        r->attached = 1;
+        c->live++;
+    }
+    nbo_unlock();
+    if (rc != NBO_SUCCESS) {
+        r->send_map.owned = r->recv_map.owned = MPI_DATATYPE_NULL; /* caller frees */
+        r->magic = 0;
+        nbo_sched_destroy(&r->sched);
+        free(r->pending);
+        free(r->tmp);
+        free(r);
+        return rc;
+    }
+    *out = r;
+    return NBO_SUCCESS;
+}
+
+/* Lock held, request inactive. */
+static void request_destroy(struct nbo_request *r)
+{
+    struct nbo_comm *c = r->comm;
+    if (r->attached && c->ops->plan_detach)
+        c->ops->plan_detach(c->ec, &r->x);
+    c->live--;
+    nbo_sched_destroy(&r->sched);
+    nbo_block_map_free(&r->send_map);
+    nbo_block_map_free(&r->recv_map);
+    free(r->pending);
+    free(r->tmp);
+    r->magic = 0;
+    free(r);
+}
+
+static void active_unlink(struct nbo_request *r)
+{
+    struct nbo_comm *c = r->comm;
+    if (r->prev_active)
+        r->prev_active->next_active = r->next_active;
+    else if (c->active == r)
+        c->active = r->next_active;
+    if (r->next_active)
+        r->next_active->prev_active = r->prev_active;
+    r->next_active = r->prev_active = NULL;
+}
+
+static void request_finish(struct nbo_request *r, int status)
+{
+    r->status = status;
+    r->state = REQ_DONE;
+    active_unlink(r);
+    nbo_progress_signal();
+}
+
+int nbo_request_begin(struct nbo_request *r)
+{
+    struct nbo_comm *c = r->comm;
+    for (int i = 0; i < r->sched.ntasks; i++)
+        r->pending[i] = r->sched.tasks[i].kind == NBO_TASK_WAIT ? r->sched.tasks[i].wait : 0;
+    r->cursor = 0;
+    r->posted = 0;
+    r->status = NBO_SUCCESS;
+    r->state = REQ_ACTIVE;
+    r->last_activity = nbo_now();
+    r->prev_active = NULL;
+    r->next_active = c->active;
+    if (c->active)
+        c->active->prev_active = r;
+    c->active = r;
+    nbo_request_advance(r);
+    return NBO_SUCCESS;
+}
+
+void nbo_exec_complete(nbo_exec_t *x, int task, int status)
+{
+    struct nbo_request *r = (struct nbo_request *)x; /* x is the first member */
+    r->posted--;
+    if (status != NBO_SUCCESS) {
+        if (r->status == NBO_SUCCESS)
+            r->status = status; /* the poll loop fails the request */
+        return;
+    }
+    r->pending[r->sched.tasks[task].wait]--;
+    r->last_activity = nbo_now();
+}
+
+/* Execute one local task; NBO_SUCCESS or an error. */
+static int run_local(struct nbo_request *r, const nbo_task_t *t)
+{
+    char **b = (char **)r->x.buf;
+    MPI_Comm comm = r->comm->comm;
+    switch (t->kind) {
+    case NBO_TASK_COPY:
+        memcpy(b[t->buf] + t->off, b[t->src_buf] + t->src_off, t->len);
+        return NBO_SUCCESS;
+    case NBO_TASK_PACK: /* in place, outgoing data is in the receive buffer */
+        return nbo_block_pack(r->in_place ? &r->recv_map : &r->send_map, t->peer,
+                              b[t->buf] + t->off, t->len, comm);
+    case NBO_TASK_UNPACK:
+        return nbo_block_unpack(&r->recv_map, t->peer, b[t->src_buf] + t->src_off, t->len, comm);
+    }
+    return NBO_ERR_INTERNAL;
+}
+
+void nbo_request_advance(struct nbo_request *r)
+{
+    struct nbo_comm *c = r->comm;
+    const nbo_task_t *tasks = r->sched.tasks;
+    while (r->state == REQ_ACTIVE && r->cursor < r->sched.ntasks) {
+        const nbo_task_t *t = &tasks[r->cursor];
+        if (t->kind == NBO_TASK_WAIT) {
+            if (r->pending[r->cursor] > 0)
+                return;
+            r->cursor++;
+        } else if (t->kind == NBO_TASK_SEND || t->kind == NBO_TASK_RECV) {
+            int n = 1;
+            while (r->cursor + n < r->sched.ntasks &&
+                   (tasks[r->cursor + n].kind == NBO_TASK_SEND ||
+                    tasks[r->cursor + n].kind == NBO_TASK_RECV))
+                n++;
+            int rc = c->ops->post(c->ec, &r->x, r->cursor, n);
+            if (rc != NBO_SUCCESS) {
+                nbo_request_fail(r, rc);
+                return;
+            }
+            r->posted += n;
+            r->cursor += n;
+        } else {
+            int rc = run_local(r, t);
+            if (rc != NBO_SUCCESS) {
+                nbo_request_fail(r, rc);
+                return;
+            }
+            r->cursor++;
+        }
+    }
+    if (r->state == REQ_ACTIVE && r->cursor == r->sched.ntasks && r->posted == 0)
+        request_finish(r, NBO_SUCCESS);
+}
+
+void nbo_request_fail(struct nbo_request *r, int err)
+{
+    if (r->state != REQ_ACTIVE)
+        return;
+    if (r->posted > 0)
+        r->comm->ops->cancel(r->comm->ec, &r->x);
+    request_finish(r, err);
+}
+
+/* ------------------------------------------------------------ public API */
+
+int nbo_start(nbo_request_t *req)
+{
+    int rc = nbo_request_check(req);
+    if (rc != NBO_SUCCESS)
+        return rc;
+    struct nbo_request *r = *req;
+    if (!r->persistent)
+        return NBO_ERR_ARG;
+    nbo_lock();
+    if (r->state != REQ_INACTIVE)
+        rc = NBO_ERR_ACTIVE;
+    else
+        rc = nbo_request_begin(r);
+    nbo_unlock();
+    return rc;
+}
+
+/* Hand a finished request back (lock held): status, and free or re-arm. */
+static int collect(nbo_request_t *req)
+{
+    struct nbo_request *r = *req;
+    if (r->state == REQ_INACTIVE)
+        return NBO_SUCCESS; /* inactive persistent request: nothing to do */
+    int status = r->status;
+    if (r->persistent)
+        r->state = REQ_INACTIVE;
+    else {
+        request_destroy(r);
+        *req = NBO_REQUEST_NULL;
+    }
+    return status;
+}
+
+int nbo_test(nbo_request_t *req, int *flag)
+{
+    if (!flag)
+        return NBO_ERR_ARG;
+    *flag = 0;
+    int rc = nbo_request_check(req);
+    if (rc != NBO_SUCCESS)
+        return rc;
+    nbo_lock();
+    struct nbo_request *r = *req;
+    if (r->state == REQ_ACTIVE && r->comm->cfg.progress == NBO_PROGRESS_INLINE)
+        nbo_progress_poll();
+    if (r->state != REQ_ACTIVE) {
+        *flag = 1;
+        rc = collect(req);
+    }
+    nbo_unlock();
+    return rc;
+}
+
+int nbo_wait(nbo_request_t *req)
+{
+    int rc = nbo_request_check(req);
+    if (rc != NBO_SUCCESS)
+        return rc;
+    nbo_lock();
+    nbo_progress_wait(*req);
+    rc = collect(req);
+    nbo_unlock();
+    return rc;
+}
+
+int nbo_waitall(int count, nbo_request_t reqs[])
+{
+    if (count < 0 || (count > 0 && !reqs))
+        return NBO_ERR_ARG;
+    /* Check every handle first, so a bad one leaves the others untouched. */
+    for (int i = 0; i < count; i++) {
+        int rc = nbo_request_check(&reqs[i]);
+        if (rc != NBO_SUCCESS && rc != NBO_ERR_REQUEST_NULL)
+            return rc;
+    }
+    int first_err = NBO_SUCCESS;
+    for (int i = 0; i < count; i++) {
+        if (reqs[i] == NBO_REQUEST_NULL)
+            continue;
+        int rc = nbo_wait(&reqs[i]);
+        if (rc != NBO_SUCCESS && first_err == NBO_SUCCESS)
+            first_err = rc;
+    }
+    return first_err;
+}
+
+int nbo_request_free(nbo_request_t *req)
+{
+    int rc = nbo_request_check(req);
+    if (rc != NBO_SUCCESS)
+        return rc;
+    nbo_lock();
+    if ((*req)->state == REQ_ACTIVE)
+        rc = NBO_ERR_ACTIVE;
+    else {
+        request_destroy(*req);
+        *req = NBO_REQUEST_NULL;
+    }
+    nbo_unlock();
+    return rc;
+}
+
+int nbo_request_algorithm(nbo_request_t req, nbo_algorithm_t *alg)
+{
+    int rc = nbo_request_check(&req);
+    if (rc != NBO_SUCCESS)
+        return rc;
+    if (!alg)
+        return NBO_ERR_ARG;
+    *alg = req->sched.algorithm;
+    return NBO_SUCCESS;
+}
+
+int nbo_request_print(nbo_request_t req, FILE *out)
+{
+    int rc = nbo_request_check(&req);
+    if (rc != NBO_SUCCESS)
+        return rc;
+    if (!out)
+        return NBO_ERR_ARG;
+    fprintf(out, "# rank %d of %d, tag %u, %s\n", req->comm->rank, req->comm->size, req->x.tag,
+            req->persistent ? "persistent" : "non-persistent");
+    nbo_sched_print(&req->sched, out);
+    return NBO_SUCCESS;
+}

@@ -1,0 +1,128 @@
+/* sched_build.c - append tasks to a schedule under construction. */
+#include "sched_build.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void sched_build_start(sched_build_t *b, nbo_sched_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    b->s = out;
+    b->cap = 0;
+    b->err = NBO_SUCCESS;
+}
+
+static nbo_task_t *append(sched_build_t *b, int kind)
+{
+    if (b->err)
+        return NULL;
+    if (b->s->ntasks == b->cap) {
+        int cap = b->cap ? 2 * b->cap : 64;
+        nbo_task_t *t = realloc(b->s->tasks, (size_t)cap * sizeof(*t));
+        if (!t) {
+            b->err = NBO_ERR_NOMEM;
+            return NULL;
+        }
+        b->s->tasks = t;
+        b->cap = cap;
+    }
+    nbo_task_t *t = &b->s->tasks[b->s->ntasks++];
+    memset(t, 0, sizeof(*t));
+    t->kind = (uint8_t)kind;
+    t->peer = -1;
+    t->wait = -1;
+    return t;
+}
+
+static int comm_task(sched_build_t *b, int kind, int peer, nbo_buf_t buf, size_t off, size_t len)
+{
+    if (len == 0) /* both sides skip empty blocks: their sizes must agree */
+        return -1;
+    nbo_task_t *t = append(b, kind);
+    if (!t)
+        return -1;
+    t->peer = peer;
+    t->buf = (uint8_t)buf;
+    t->off = off;
+    t->len = len;
+    return b->s->ntasks - 1;
+}
+
+int sched_build_recv(sched_build_t *b, int peer, nbo_buf_t buf, size_t off, size_t len)
+{
+    return comm_task(b, NBO_TASK_RECV, peer, buf, off, len);
+}
+
+int sched_build_send(sched_build_t *b, int peer, nbo_buf_t buf, size_t off, size_t len)
+{
+    return comm_task(b, NBO_TASK_SEND, peer, buf, off, len);
+}
+
+void sched_build_copy(sched_build_t *b, nbo_buf_t dst, size_t dst_off,
+                      nbo_buf_t src, size_t src_off, size_t len)
+{
+    if (len == 0 || (dst == src && dst_off == src_off))
+        return;
+    nbo_task_t *t = append(b, NBO_TASK_COPY);
+    if (!t)
+        return;
+    t->buf = (uint8_t)dst;
+    t->off = dst_off;
+    t->src_buf = (uint8_t)src;
+    t->src_off = src_off;
+    t->len = len;
+}
+
+void sched_build_pack(sched_build_t *b, int block, nbo_buf_t dst, size_t off, size_t len)
+{
+    if (len == 0)
+        return;
+    nbo_task_t *t = append(b, NBO_TASK_PACK);
+    if (!t)
+        return;
+    t->peer = block;
+    t->buf = (uint8_t)dst;
+    t->off = off;
+    t->len = len;
+}
+
+void sched_build_unpack(sched_build_t *b, int block, nbo_buf_t src, size_t off, size_t len)
+{
+    if (len == 0)
+        return;
+    nbo_task_t *t = append(b, NBO_TASK_UNPACK);
+    if (!t)
+        return;
+    t->peer = block;
+    t->src_buf = (uint8_t)src;
+    t->src_off = off;
+    t->len = len;
+}
+
+void sched_build_wait(sched_build_t *b, const int *idx, int n)
+{
+    int count = 0;
+    for (int i = 0; i < n; i++)
+        if (idx[i] >= 0)
+            count++;
+    if (count == 0 || b->err)
+        return;
+    int w = sched_build_next(b);
+    nbo_task_t *t = append(b, NBO_TASK_WAIT);
+    if (!t)
+        return;
+    t->wait = count;
+    for (int i = 0; i < n; i++)
+        if (idx[i] >= 0)
+            b->s->tasks[idx[i]].wait = w;
+    b->s->nwaits++;
+}
+
+int sched_build_finish(sched_build_t *b)
+{
+    if (b->err) {
+        nbo_sched_destroy(b->s);
+        return b->err;
+    }
+    return NBO_SUCCESS;
+}

@@ -1,0 +1,41 @@
+/*
+ * sched_build.h - a growable task array shared by the algorithm compilers.
+ * Internal to libnbo/: the compilers append tasks, then close each window
+ * with sched_build_wait(), which points every open SEND/RECV at it.
+ */
+#ifndef NBO_SCHED_BUILD_H
+#define NBO_SCHED_BUILD_H
+
+#include "schedule.h"
+
+typedef struct sched_build {
+    nbo_sched_t *s;
+    int          cap;
+    int          err;        /* sticky: first allocation failure */
+} sched_build_t;
+
+void sched_build_start(sched_build_t *b, nbo_sched_t *out);
+/* SEND/RECV return the task's index, or -1 when len is 0 (nothing sent). */
+int sched_build_recv(sched_build_t *b, int peer, nbo_buf_t buf, size_t off, size_t len);
+int sched_build_send(sched_build_t *b, int peer, nbo_buf_t buf, size_t off, size_t len);
+void sched_build_copy(sched_build_t *b, nbo_buf_t dst, size_t dst_off,
+                      nbo_buf_t src, size_t src_off, size_t len);
+void sched_build_pack(sched_build_t *b, int block, nbo_buf_t dst, size_t off, size_t len);
+void sched_build_unpack(sched_build_t *b, int block, nbo_buf_t src, size_t off, size_t len);
+
+/* Close a window: a WAIT on the `n` tasks given by index (SEND/RECV tasks
+ * appended since the last wait).  Tasks of zero length are never appended,
+ * so a window can be empty; then no WAIT is emitted. */
+void sched_build_wait(sched_build_t *b, const int *idx, int n);
+
+/* Index the next appended task will get. */
+static inline int sched_build_next(const sched_build_t *b) { return b->s->ntasks; }
+
+/* NBO_SUCCESS or the sticky error; on error the schedule is destroyed. */
+int sched_build_finish(sched_build_t *b);
+
+/* The compilers, one per algorithm. */
+int nbo_compile_pairwise(const nbo_sched_args_t *a, sched_build_t *b);
+int nbo_compile_bruck(const nbo_sched_args_t *a, sched_build_t *b);
+
+#endif

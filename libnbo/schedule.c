@@ -1,0 +1,92 @@
+/* schedule.c - compile a call into a task list: choose the algorithm, run
+ * its compiler, and print the result. */
+#include "sched_build.h"
+
+#include <stdlib.h>
+
+nbo_algorithm_t nbo_sched_choose(const nbo_sched_args_t *a)
+{
+    /* Bruck needs equal blocks (it forwards other ranks' blocks). */
+    if (!a->uniform || a->size <= 2)
+        return NBO_ALG_PAIRWISE;
+    if (a->algorithm != NBO_ALG_AUTO)
+        return a->algorithm;
+    return a->sbytes[0] <= a->bruck_max ? NBO_ALG_BRUCK : NBO_ALG_PAIRWISE;
+}
+
+int nbo_sched_compile(const nbo_sched_args_t *a, nbo_sched_t *out)
+{
+    if (!a || !out || a->size < 1 || a->rank < 0 || a->rank >= a->size || a->window < 1 ||
+        !a->sbytes || !a->sdispl || !a->rbytes || !a->rdispl)
+        return NBO_ERR_ARG;
+    sched_build_t b;
+    sched_build_start(&b, out);
+    out->algorithm = nbo_sched_choose(a);
+    int rc = out->algorithm == NBO_ALG_BRUCK ? nbo_compile_bruck(a, &b)
+                                             : nbo_compile_pairwise(a, &b);
+    if (rc != NBO_SUCCESS) {
+        nbo_sched_destroy(out);
+        return rc;
+    }
+    return sched_build_finish(&b);
+}
+
+void nbo_sched_destroy(nbo_sched_t *s)
+{
+    if (!s)
+        return;
+    free(s->tasks);
+    s->tasks = NULL;
+    s->ntasks = s->nwaits = 0;
+    s->tmp_bytes = 0;
+}
+
+const char *nbo_task_kind_name(int kind)
+{
+    switch (kind) {
+    case NBO_TASK_RECV:   return "RECV";
+    case NBO_TASK_SEND:   return "SEND";
+    case NBO_TASK_WAIT:   return "WAIT";
+    case NBO_TASK_COPY:   return "COPY";
+    case NBO_TASK_PACK:   return "PACK";
+    case NBO_TASK_UNPACK: return "UNPACK";
+    }
+    return "?";
+}
+
+static const char *buf_name(int buf)
+{
+    static const char *names[] = {"send", "recv", "tmp"};
+    return buf >= 0 && buf < NBO_BUF_COUNT ? names[buf] : "?";
+}
+
+void nbo_sched_print(const nbo_sched_t *s, FILE *out)
+{
+    fprintf(out, "# %s, %d tasks, %d waits, %zu scratch bytes\n",
+            nbo_algorithm_name(s->algorithm), s->ntasks, s->nwaits, s->tmp_bytes);
+    for (int i = 0; i < s->ntasks; i++) {
+        const nbo_task_t *t = &s->tasks[i];
+        fprintf(out, "%4d %-6s ", i, nbo_task_kind_name(t->kind));
+        switch (t->kind) {
+        case NBO_TASK_RECV:
+        case NBO_TASK_SEND:
+            fprintf(out, "peer %d %s[%zu..+%zu] wait@%d\n", t->peer, buf_name(t->buf), t->off,
+                    t->len, t->wait);
+            break;
+        case NBO_TASK_WAIT:
+            fprintf(out, "%d\n", t->wait);
+            break;
+        case NBO_TASK_COPY:
+            fprintf(out, "%s[%zu..+%zu] <- %s[%zu]\n", buf_name(t->buf), t->off, t->len,
+                    buf_name(t->src_buf), t->src_off);
+            break;
+        case NBO_TASK_PACK:
+            fprintf(out, "block %d -> %s[%zu..+%zu]\n", t->peer, buf_name(t->buf), t->off, t->len);
+            break;
+        case NBO_TASK_UNPACK:
+            fprintf(out, "block %d <- %s[%zu..+%zu]\n", t->peer, buf_name(t->src_buf), t->src_off,
+                    t->len);
+            break;
+        }
+    }
+}

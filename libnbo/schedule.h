@@ -1,0 +1,87 @@
+/*
+ * schedule.h - the task list (paper Fig. 1) and the compiler that builds it.
+ *
+ * A task list is plain data, the same for every engine: receives first, then
+ * windows of W sends, each window closed by a WAIT on exactly the sends and
+ * receives it covers.  Buffers are named (user send, user recv, scratch) and
+ * addressed in bytes, so a list can be printed, compared and checked without
+ * MPI.  The compiler is pure: no I/O, no MPI, no global state.
+ */
+#ifndef NBO_SCHEDULE_H
+#define NBO_SCHEDULE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "nbo.h"
+
+/* Which buffer a byte range lives in. */
+typedef enum {
+    NBO_BUF_SEND = 0, /* the user's send buffer                    */
+    NBO_BUF_RECV = 1, /* the user's receive buffer                 */
+    NBO_BUF_TMP  = 2, /* scratch owned by the request (sched->tmp_bytes) */
+    NBO_BUF_COUNT
+} nbo_buf_t;
+
+typedef enum {
+    NBO_TASK_RECV,   /* receive len bytes from peer into (buf, off)           */
+    NBO_TASK_SEND,   /* send len bytes at (buf, off) to peer                  */
+    NBO_TASK_WAIT,   /* block until the `count` tasks naming this wait are done */
+    NBO_TASK_COPY,   /* local memcpy (src_buf, src_off) -> (buf, off), len     */
+    NBO_TASK_PACK,   /* pack user send block `peer` (non-contiguous type) to (buf, off) */
+    NBO_TASK_UNPACK  /* unpack (src_buf, src_off) into user recv block `peer`  */
+} nbo_task_kind_t;
+
+typedef struct nbo_task {
+    uint8_t  kind;     /* nbo_task_kind_t */
+    uint8_t  buf;      /* destination (RECV/COPY/PACK) or source (SEND) buffer */
+    uint8_t  src_buf;  /* COPY/UNPACK source buffer */
+    int32_t  peer;     /* SEND/RECV: rank; PACK/UNPACK: block index; else -1 */
+    int32_t  wait;     /* SEND/RECV: index of the WAIT task that covers it;
+                          WAIT: number of tasks it waits for */
+    size_t   off;
+    size_t   src_off;
+    size_t   len;
+} nbo_task_t;
+
+/* What the compiler needs of a call, in bytes.  Contiguous user types give
+ * byte offsets straight into the user buffers; a non-contiguous side is
+ * marked and addressed by packed offsets instead. */
+typedef struct nbo_sched_args {
+    int           size;           /* P */
+    int           rank;
+    const size_t *sbytes;         /* [P] bytes sent to each peer            */
+    const size_t *sdispl;         /* [P] byte offset of each send block     */
+    const size_t *rbytes;         /* [P] bytes received from each peer      */
+    const size_t *rdispl;         /* [P] byte offset of each recv block     */
+    int           send_contig;    /* 0: blocks must be PACKed to scratch    */
+    int           recv_contig;    /* 0: blocks arrive in scratch, UNPACKed  */
+    int           in_place;       /* send data is in the recv buffer        */
+    int           uniform;        /* all blocks the same size (alltoall)    */
+    nbo_algorithm_t algorithm;    /* AUTO resolves by bruck_max             */
+    int           window;         /* W >= 1                                 */
+    size_t        bruck_max;
+} nbo_sched_args_t;
+
+typedef struct nbo_sched {
+    nbo_task_t     *tasks;
+    int             ntasks;
+    int             nwaits;
+    size_t          tmp_bytes;    /* scratch the request must provide */
+    nbo_algorithm_t algorithm;    /* resolved, never AUTO */
+} nbo_sched_t;
+
+/* Compile.  Returns NBO_SUCCESS, NBO_ERR_NOMEM, NBO_ERR_ARG or
+ * NBO_ERR_OVERFLOW; on error *out is left empty. */
+int nbo_sched_compile(const nbo_sched_args_t *args, nbo_sched_t *out);
+void nbo_sched_destroy(nbo_sched_t *sched);
+
+/* One line per task, for debugging and tests. */
+void nbo_sched_print(const nbo_sched_t *sched, FILE *out);
+const char *nbo_task_kind_name(int kind);
+
+/* The algorithm AUTO resolves to for these arguments. */
+nbo_algorithm_t nbo_sched_choose(const nbo_sched_args_t *args);
+
+#endif /* NBO_SCHEDULE_H */

@@ -1,0 +1,99 @@
+/*
+ * engine.h - the interface every engine implements (one ops table each).
+ *
+ * An engine executes the SEND and RECV tasks of task lists on one transport.
+ * The core walks each task list (local copies, pack/unpack, WAIT tasks) and
+ * hands the engine one window at a time: a run of consecutive SEND/RECV tasks
+ * that the engine may post as one chain.  The engine reports every finished
+ * task with nbo_exec_complete(); nothing else about requests is its business.
+ *
+ * Engines live in offload/<name>/ and export only their ops table; nothing
+ * outside the folder knows their internals.
+ *
+ * Threading: the core calls every op with the progress lock held, so an
+ * engine needs no locking of its own for state it shares with these calls.
+ * event_fd() is the only descriptor the progress thread sleeps on.
+ */
+#ifndef NBO_ENGINE_H
+#define NBO_ENGINE_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nbo.h"
+#include "schedule.h"
+
+/* One running (or armed persistent) task list, as an engine sees it. */
+typedef struct nbo_exec {
+    const nbo_task_t *tasks;
+    int               ntasks;
+    void             *buf[NBO_BUF_COUNT];     /* base of each named buffer  */
+    size_t            buf_len[NBO_BUF_COUNT]; /* bytes the tasks may touch  */
+    uint32_t          tag;          /* equal on every rank for one collective */
+    void             *engine_data;  /* engine's per-plan state (registrations) */
+} nbo_exec_t;
+
+/* Report one SEND or RECV task of x finished (status NBO_SUCCESS or an
+ * NBO_ERR_* code).  Engines call this from progress() and cancel() only. */
+void nbo_exec_complete(nbo_exec_t *x, int task, int status);
+
+typedef struct nbo_engine_comm nbo_engine_comm_t; /* each engine defines it */
+
+typedef struct nbo_engine_ops {
+    const char       *name;
+    nbo_engine_kind_t kind;
+
+    /* Usable on this machine?  Local, no communication.  Returns
+     * NBO_SUCCESS or NBO_ERR_ENGINE; writes a one-line detail (device,
+     * transports, or why not) into detail. */
+    int (*probe)(char *detail, size_t len);
+
+    /* Collective over comm, a private duplicate owned by the core (the
+     * engine may use it for bootstrap and for traffic). */
+    int (*open)(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t **out);
+    /* Collective; called with no request live on the communicator. */
+    void (*close)(nbo_engine_comm_t *ec);
+
+    /* NBO_CAP_* bits of an open communicator; detail as for probe. */
+    unsigned (*caps)(nbo_engine_comm_t *ec, char *detail, size_t len);
+
+    /* Optional (NULL: nothing to do).  Called once per compiled plan,
+     * before its first post: register buffers, exchange keys.  A persistent
+     * request keeps what it set in x->engine_data across starts; detach
+     * releases it when the request is freed. */
+    int  (*plan_attach)(nbo_engine_comm_t *ec, nbo_exec_t *x);
+    void (*plan_detach)(nbo_engine_comm_t *ec, nbo_exec_t *x);
+
+    /* Post tasks [first, first + n) of x: all SEND or RECV, posted in order.
+     * An engine that chains work requests posts them as one chain.  An error
+     * means none of them is posted. */
+    int (*post)(nbo_engine_comm_t *ec, nbo_exec_t *x, int first, int n);
+
+    /* Poll for finished tasks and report each with nbo_exec_complete().
+     * Returns how many were reported (>= 0) or an NBO_ERR_* code that fails
+     * everything still posted on the communicator. */
+    int (*progress)(nbo_engine_comm_t *ec);
+
+    /* A descriptor that becomes readable when progress() may have work, or
+     * -1 if the engine has none (then the progress thread must poll). */
+    int (*event_fd)(nbo_engine_comm_t *ec);
+
+    /* Prepare the descriptor for sleeping: returns NBO_SUCCESS when it is
+     * safe to sleep on it, 1 when events are pending (call progress first).
+     * NULL when event_fd() is -1. */
+    int (*arm)(nbo_engine_comm_t *ec);
+
+    /* Withdraw every task of x still posted, reporting each with
+     * nbo_exec_complete() and an error status.  After it returns the engine
+     * holds no reference to x or its buffers. */
+    void (*cancel)(nbo_engine_comm_t *ec, nbo_exec_t *x);
+} nbo_engine_ops_t;
+
+/* The engines built into this library, most capable first; NULL-terminated. */
+extern const nbo_engine_ops_t *const nbo_engines[];
+
+/* The built engine of this kind, or NULL. */
+const nbo_engine_ops_t *nbo_engine_find(nbo_engine_kind_t kind);
+
+#endif /* NBO_ENGINE_H */
