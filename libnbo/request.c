@@ -262,7 +262,7 @@ int nbo_test(nbo_request_t *req, int *flag)
     nbo_lock();
     struct nbo_request *r = *req;
     if (r->state == REQ_ACTIVE && r->comm->cfg.progress == NBO_PROGRESS_INLINE)
-        nbo_progress_poll();
+        nbo_progress_poll(NBO_PROGRESS_INLINE);
     if (r->state != REQ_ACTIVE) {
         *flag = 1;
         rc = collect(req);

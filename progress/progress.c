@@ -1,4 +1,4 @@
-/* progress.c - the progress lock, the communicator list and inline polling. */
+/* progress.c - the progress lock, the communicator list, polling, waiting. */
 #include "progress.h"
 
 #include <pthread.h>
@@ -17,6 +17,11 @@ struct nbo_comm *nbo_progress_comms(void) { return comms; }
 
 int nbo_progress_add(struct nbo_comm *c)
 {
+    if (c->cfg.progress == NBO_PROGRESS_THREAD) {
+        int rc = nbo_progress_thread_start(c);
+        if (rc != NBO_SUCCESS)
+            return rc;
+    }
     c->next = comms;
     comms = c;
     return NBO_SUCCESS;
@@ -27,6 +32,8 @@ void nbo_progress_remove(struct nbo_comm *c)
     for (struct nbo_comm **p = &comms; *p; p = &(*p)->next)
         if (*p == c) {
             *p = c->next;
+            if (c->cfg.progress == NBO_PROGRESS_THREAD)
+                nbo_progress_thread_stop(c);
             break;
         }
     c->next = NULL;
@@ -53,21 +60,26 @@ static int poll_comm(struct nbo_comm *c, double now)
     return n < 0 ? 0 : n;
 }
 
-int nbo_progress_poll(void)
+int nbo_progress_poll(nbo_progress_mode_t mode)
 {
     double now = nbo_now();
     int n = 0;
     for (struct nbo_comm *c = comms; c; c = c->next)
-        if (c->active)
+        if (c->active && c->cfg.progress == mode)
             n += poll_comm(c, now);
     return n;
 }
 
 void nbo_progress_wait(struct nbo_request *r)
 {
+    if (r->comm->cfg.progress == NBO_PROGRESS_THREAD) {
+        while (r->state == REQ_ACTIVE)
+            pthread_cond_wait(&done_cond, &lock);
+        return;
+    }
     int idle = 0;
     while (r->state == REQ_ACTIVE) {
-        if (nbo_progress_poll() > 0) {
+        if (nbo_progress_poll(NBO_PROGRESS_INLINE) > 0) {
             idle = 0;
             continue;
         }
@@ -81,5 +93,3 @@ void nbo_progress_wait(struct nbo_request *r)
 }
 
 void nbo_progress_signal(void) { pthread_cond_broadcast(&done_cond); }
-
-int nbo_progress_thread_running(void) { return 0; }

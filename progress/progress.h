@@ -4,9 +4,13 @@
  * One lock guards every request, communicator and engine call.  Task lists
  * advance in nbo_progress_poll(): each communicator's engine reports
  * completions, then each active request runs as far as its next unmet WAIT.
- * In inline mode the application's nbo_test/nbo_wait call it; in thread
- * mode one background thread per process does, sleeping on the engines'
- * event descriptors when nothing can advance.
+ *
+ *   inline  the application's nbo_test/nbo_wait poll the inline
+ *           communicators;
+ *   thread  one background thread per process polls the thread-mode
+ *           communicators and, when nothing can advance, sleeps in epoll on
+ *           their engines' event descriptors (progress_thread.c).  Waiters
+ *           block on a condition variable; nobody spins.
  */
 #ifndef NBO_PROGRESS_H
 #define NBO_PROGRESS_H
@@ -20,26 +24,32 @@ void nbo_lock(void);
 void nbo_unlock(void);
 
 /* Add or remove a communicator from the set that is progressed (lock held).
- * Adding one in thread mode starts the thread if it is not running; the
- * last one removed stops it. */
+ * The first thread-mode communicator starts the progress thread, the last
+ * one removed stops it. */
 int  nbo_progress_add(struct nbo_comm *c);
 void nbo_progress_remove(struct nbo_comm *c);
 
 /* The list of all live communicators (lock held). */
 struct nbo_comm *nbo_progress_comms(void);
 
-/* One pass over every communicator (lock held).  Returns the number of
- * completions seen. */
-int nbo_progress_poll(void);
+/* One pass over every communicator of the given mode (lock held).  Returns
+ * the number of completions seen. */
+int nbo_progress_poll(nbo_progress_mode_t mode);
 
-/* Block until r is no longer active (lock held; may drop it while
- * sleeping).  Times out through the request's own inactivity timeout. */
+/* Block until r is no longer active (lock held; dropped while sleeping). */
 void nbo_progress_wait(struct nbo_request *r);
 
-/* A request finished: wake whoever waits on it (lock held). */
+/* A request finished: wake whoever waits on one (lock held). */
 void nbo_progress_signal(void);
 
-/* Is the progress thread of this process running?  (For nbo_info/tests.) */
-int nbo_progress_thread_running(void);
+/* Is the progress thread running, and its CPU time so far (seconds)?
+ * For nbo_info and for the test that checks the thread sleeps. */
+int    nbo_progress_thread_running(void);
+double nbo_progress_thread_cpu(void);
+
+/* progress_thread.c, lock held: start/stop the thread, and tell it that the
+ * set of descriptors changed. */
+int  nbo_progress_thread_start(struct nbo_comm *c);
+void nbo_progress_thread_stop(struct nbo_comm *c);
 
 #endif

@@ -1,0 +1,252 @@
+/*
+ * progress_thread.c - one background thread per process that drives the
+ * task lists of thread-mode communicators.
+ *
+ * Loop: poll until nothing completes; arm every engine descriptor (an
+ * engine that answers "events pending" gets polled again instead of
+ * sleeping); then sleep in epoll_wait with the lock released.  One wake-up
+ * per event, no spinning unless NBO_SPIN_US asks for a short spin first.
+ * Engines without a descriptor (MPI) are polled every POLL_US instead.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../libnbo/core.h"
+#include "progress.h"
+
+#define MAX_FDS 64
+#define POLL_US 50        /* engines without a descriptor */
+#define IDLE_MS 1000      /* longest sleep: timeouts are checked this often */
+
+static struct {
+    pthread_t thread;
+    int       running;
+    int       stop;
+    int       users;          /* thread-mode communicators */
+    int       epfd, wakefd;
+    int       fds[MAX_FDS], fd_refs[MAX_FDS], nfds;
+    int       fdless;         /* thread-mode comms whose engine has no fd */
+    clockid_t cpu_clock;
+} T = {.epfd = -1, .wakefd = -1};
+
+static int comm_fd(struct nbo_comm *c)
+{
+    return c->ops->event_fd ? c->ops->event_fd(c->ec) : -1;
+}
+
+/* Several communicators may share one descriptor (one UCX worker). */
+static int fd_add(int fd)
+{
+    for (int i = 0; i < T.nfds; i++)
+        if (T.fds[i] == fd) {
+            T.fd_refs[i]++;
+            return NBO_SUCCESS;
+        }
+    if (T.nfds == MAX_FDS)
+        return NBO_ERR_NOMEM;
+    struct epoll_event ev = {.events = EPOLLIN, .data.fd = fd};
+    if (epoll_ctl(T.epfd, EPOLL_CTL_ADD, fd, &ev) != 0)
+        return NBO_ERR_INTERNAL;
+    T.fds[T.nfds] = fd;
+    T.fd_refs[T.nfds++] = 1;
+    return NBO_SUCCESS;
+}
+
+static void fd_del(int fd)
+{
+    for (int i = 0; i < T.nfds; i++)
+        if (T.fds[i] == fd && --T.fd_refs[i] == 0) {
+            epoll_ctl(T.epfd, EPOLL_CTL_DEL, fd, NULL);
+            T.fds[i] = T.fds[--T.nfds];
+            T.fd_refs[i] = T.fd_refs[T.nfds];
+            return;
+        }
+}
+
+static void wake(void)
+{
+    uint64_t one = 1;
+    if (T.wakefd >= 0 && write(T.wakefd, &one, sizeof(one)) < 0) {
+        /* the counter is full: the thread is awake already */
+    }
+}
+
+/* Arm every thread-mode engine with work outstanding.  Returns 1 if one of
+ * them has events pending (poll again instead of sleeping). */
+static int arm_all(int *any_active)
+{
+    *any_active = 0;
+    for (struct nbo_comm *c = nbo_progress_comms(); c; c = c->next) {
+        if (c->cfg.progress != NBO_PROGRESS_THREAD || !c->active)
+            continue;
+        *any_active = 1;
+        if (c->ops->arm && c->ops->arm(c->ec) != NBO_SUCCESS)
+            return 1;
+    }
+    return 0;
+}
+
+/* How long we may sleep: until the earliest request timeout, at most
+ * IDLE_MS; POLL_US granularity when a descriptor-less engine is active. */
+static int sleep_ms(int any_active)
+{
+    if (!any_active)
+        return IDLE_MS;
+    double now = nbo_now(), ms = IDLE_MS;
+    for (struct nbo_comm *c = nbo_progress_comms(); c; c = c->next) {
+        if (c->cfg.progress != NBO_PROGRESS_THREAD || c->cfg.timeout_ms <= 0)
+            continue;
+        for (struct nbo_request *r = c->active; r; r = r->next_active) {
+            double left = r->last_activity * 1e3 + c->cfg.timeout_ms - now * 1e3;
+            if (left < ms)
+                ms = left;
+        }
+    }
+    return ms < 1 ? 1 : (int)ms + 1;
+}
+
+static void spin(int spin_us)
+{
+    double until = nbo_now() + spin_us * 1e-6;
+    while (nbo_now() < until)
+        if (nbo_progress_poll(NBO_PROGRESS_THREAD) > 0)
+            until = nbo_now() + spin_us * 1e-6;
+}
+
+static int max_spin_us(void)
+{
+    int us = 0;
+    for (struct nbo_comm *c = nbo_progress_comms(); c; c = c->next)
+        if (c->cfg.progress == NBO_PROGRESS_THREAD && c->active && c->cfg.spin_us > us)
+            us = c->cfg.spin_us;
+    return us;
+}
+
+static void *thread_main(void *arg)
+{
+    (void)arg;
+    struct epoll_event ev[MAX_FDS + 1];
+    nbo_lock();
+    while (!T.stop) {
+        while (nbo_progress_poll(NBO_PROGRESS_THREAD) > 0)
+            ;
+        int us = max_spin_us();
+        if (us > 0)
+            spin(us);
+        int active;
+        if (arm_all(&active))
+            continue;
+        int ms = sleep_ms(active);
+        int fdless = T.fdless && active;
+        nbo_unlock();
+        if (fdless) {
+            struct timespec ts = {0, POLL_US * 1000};
+            nanosleep(&ts, NULL);
+        } else {
+            int n = epoll_wait(T.epfd, ev, MAX_FDS + 1, ms);
+            for (int i = 0; i < n; i++)
+                if (ev[i].data.fd == T.wakefd) {
+                    uint64_t v;
+                    if (read(T.wakefd, &v, sizeof(v)) < 0) {
+                        /* nothing to drain */
+                    }
+                }
+        }
+        nbo_lock();
+    }
+    nbo_unlock();
+    return NULL;
+}
+
+static void pin(int cpu)
+{
+    if (cpu < 0)
+        return;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    int e = pthread_setaffinity_np(T.thread, sizeof(set), &set);
+    if (e)
+        fprintf(stderr, "libnbo: cannot pin the progress thread to CPU %d: %s\n", cpu, strerror(e));
+}
+
+int nbo_progress_thread_start(struct nbo_comm *c)
+{
+    if (!T.running) {
+        T.epfd = epoll_create1(EPOLL_CLOEXEC);
+        T.wakefd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+        if (T.epfd < 0 || T.wakefd < 0)
+            goto fail;
+        struct epoll_event ev = {.events = EPOLLIN, .data.fd = T.wakefd};
+        if (epoll_ctl(T.epfd, EPOLL_CTL_ADD, T.wakefd, &ev) != 0)
+            goto fail;
+        T.stop = 0;
+        if (pthread_create(&T.thread, NULL, thread_main, NULL) != 0)
+            goto fail;
+        pthread_getcpuclockid(T.thread, &T.cpu_clock);
+        T.running = 1;
+        pin(c->cfg.progress_cpu);
+    }
+    int fd = comm_fd(c);
+    int rc = fd >= 0 ? fd_add(fd) : NBO_SUCCESS;
+    if (rc != NBO_SUCCESS) {
+        if (T.users == 0)
+            nbo_progress_thread_stop(NULL);
+        return rc;
+    }
+    if (fd < 0)
+        T.fdless++;
+    T.users++;
+    wake();
+    return NBO_SUCCESS;
+fail:
+    if (T.epfd >= 0)
+        close(T.epfd);
+    if (T.wakefd >= 0)
+        close(T.wakefd);
+    T.epfd = T.wakefd = -1;
+    return NBO_ERR_INTERNAL;
+}
+
+void nbo_progress_thread_stop(struct nbo_comm *c)
+{
+    if (c) {
+        int fd = comm_fd(c);
+        if (fd >= 0)
+            fd_del(fd);
+        else
+            T.fdless--;
+        T.users--;
+    }
+    if (T.users > 0 || !T.running)
+        return;
+    T.stop = 1;
+    wake();
+    nbo_unlock(); /* the thread needs the lock to see stop */
+    pthread_join(T.thread, NULL);
+    nbo_lock();
+    T.running = 0;
+    close(T.epfd);
+    close(T.wakefd);
+    T.epfd = T.wakefd = -1;
+    T.nfds = 0;
+}
+
+int nbo_progress_thread_running(void) { return T.running; }
+
+double nbo_progress_thread_cpu(void)
+{
+    struct timespec ts;
+    if (!T.running || clock_gettime(T.cpu_clock, &ts) != 0)
+        return 0;
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}

@@ -1,0 +1,222 @@
+#!/usr/bin/env bash
+# nbo-cluster.sh - an emulated cluster of N hosts on one machine.
+#
+# Each host is a network namespace nbhI (address 192.0.2.(10+I)/24, device
+# eth0) with a veth leg on the bridge nbbr0; tc tbf shapes each host's
+# egress to a link rate.  mpiexec (MPICH hydra) runs inside nbh1 and starts
+# the ranks in the namespaces through hydra-launcher.sh.  Facts behind it:
+# ../../../shared/testbeds.md, section 2.
+#
+#   nbo-cluster.sh up   [-N hosts] [-r rate]        build it (stays up)
+#   nbo-cluster.sh down                             remove all of it
+#   nbo-cluster.sh exec [-N hosts] [-k K] -- CMD... mpiexec on a cluster that is up
+#   nbo-cluster.sh run  [-N hosts] [-k K] [-r rate] -- CMD...
+#                                                   up + exec + down, always down
+#   nbo-cluster.sh status
+#
+# -N hosts (default 2), -k ranks per host (default 1), -r tbf rate (default
+# 200mbit; 1gbit is the second standard point), -t seconds: timeout of the
+# mpiexec (default 600).  Every NBO_* variable set in the caller's
+# environment is passed to the ranks, as are UCX_* and MPIR_CVAR_* ones.
+#
+# Needs root, ip and tc; exits 77 (the test harness' SKIP) when it cannot
+# build namespaces here.  One cluster at a time: a lock serialises users.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+BRIDGE=nbbr0
+PREFIX=nbh
+NET=192.0.2
+HOST_BASE=10        # host I has address 192.0.2.(10+I)
+HOSTS_TAG="# nbo-cluster"
+LOCK=/run/lock/nbo-cluster.lock
+MAX_HOSTS=16
+
+hosts=2
+per_host=1
+rate=200mbit
+timeout_s=600
+
+die()  { echo "nbo-cluster: $*" >&2; exit 1; }
+skip() { echo "nbo-cluster: SKIP: $*" >&2; exit 77; }
+log()  { [ -n "${NBO_CLUSTER_QUIET:-}" ] || echo "nbo-cluster: $*" >&2; }
+
+host_name() { echo "${PREFIX}$1"; }
+host_addr() { echo "${NET}.$((HOST_BASE + $1))"; }
+
+# ------------------------------------------------------------ preconditions
+
+check_tools() {
+    [ "$(id -u)" -eq 0 ] || skip "needs root (network namespaces, tc)"
+    local t
+    for t in ip tc mpiexec flock timeout; do
+        command -v "$t" >/dev/null 2>&1 ||
+            skip "'$t' not found (scripts/install-deps.sh installs iproute2, mpich)"
+    done
+    # Can this kernel/sandbox make a namespace at all?
+    local probe="nbprobe$$"
+    if ! ip netns add "$probe" 2>/dev/null; then
+        skip "network namespaces unavailable here ('ip netns add' failed)"
+    fi
+    ip netns del "$probe" 2>/dev/null || true
+}
+
+# The lock is taken once per process tree: a driver that holds it exports
+# NBO_CLUSTER_LOCKED so the commands it runs do not wait on themselves.
+take_lock() {
+    [ -n "${NBO_CLUSTER_LOCKED:-}" ] && return 0
+    mkdir -p "$(dirname "$LOCK")"
+    exec 9>"$LOCK"
+    flock -w 900 9 || die "another emulated cluster is in use ($LOCK)"
+    export NBO_CLUSTER_LOCKED=$$
+}
+
+# ------------------------------------------------------------------ up/down
+
+hosts_file_remove() {
+    # Rewrite in place (not sed -i): /etc/hosts may be a bind mount.
+    grep -q "$HOSTS_TAG\$" /etc/hosts 2>/dev/null || return 0
+    local tmp
+    tmp=$(mktemp)
+    grep -v "$HOSTS_TAG\$" /etc/hosts >"$tmp" || true
+    cat "$tmp" >/etc/hosts
+    rm -f "$tmp"
+}
+
+cluster_down() {
+    local ns
+    for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep -E "^${PREFIX}[0-9]+\$" || true); do
+        # Processes left in a namespace (a killed rank) would keep it alive.
+        local pids
+        pids=$(ip netns pids "$ns" 2>/dev/null || true)
+        [ -z "$pids" ] || kill -9 $pids 2>/dev/null || true
+        ip netns del "$ns" 2>/dev/null || true
+    done
+    local i
+    for i in $(seq 1 $MAX_HOSTS); do
+        ip link del "v$(host_name "$i")" 2>/dev/null || true
+    done
+    ip link del "$BRIDGE" 2>/dev/null || true
+    hosts_file_remove
+}
+
+cluster_up() {
+    [ "$hosts" -ge 1 ] && [ "$hosts" -le $MAX_HOSTS ] || die "-N must be 1..$MAX_HOSTS"
+    cluster_down
+    ip link add "$BRIDGE" type bridge
+    ip link set "$BRIDGE" up
+    local i ns
+    for i in $(seq 1 "$hosts"); do
+        ns=$(host_name "$i")
+        ip netns add "$ns"
+        ip link add "v$ns" type veth peer name eth0 netns "$ns"
+        ip link set "v$ns" master "$BRIDGE" up
+        ip -n "$ns" addr add "$(host_addr "$i")/24" dev eth0
+        ip -n "$ns" link set eth0 up
+        ip -n "$ns" link set lo up
+        # Egress shaping of the host's link; burst/latency as in testbeds.md.
+        ip netns exec "$ns" tc qdisc add dev eth0 root tbf rate "$rate" burst 256kb latency 50ms
+        echo "$(host_addr "$i") $ns $HOSTS_TAG" >>/etc/hosts
+    done
+    # Wait until the bridge forwards (the veths need a moment to come up);
+    # ping is not always installed, so the check is best effort.
+    local tries=0
+    if [ "$hosts" -ge 2 ] && command -v ping >/dev/null 2>&1; then
+        until ip netns exec "$(host_name 1)" ping -c1 -W1 "$(host_addr 2)" >/dev/null 2>&1; do
+            tries=$((tries + 1))
+            [ $tries -lt 20 ] || die "hosts cannot reach each other over $BRIDGE"
+            sleep 0.2
+        done
+    else
+        sleep 0.3
+    fi
+    log "up: $hosts hosts $(host_name 1)..$(host_name "$hosts") ($(host_addr 1)..$(host_addr "$hosts")), tbf $rate"
+}
+
+hosts_up() {
+    ip netns list 2>/dev/null | awk '{print $1}' | grep -cE "^${PREFIX}[0-9]+\$" || true
+}
+
+# --------------------------------------------------------------------- exec
+
+cluster_exec() {
+    [ $# -ge 1 ] || die "exec: no command given"
+    local up
+    up=$(hosts_up)
+    [ "$up" -ge "$hosts" ] || die "exec: $hosts hosts wanted, $up up (run 'up -N $hosts' first)"
+    local list="" i
+    for i in $(seq 1 "$hosts"); do list="$list${list:+,}$(host_name "$i")"; done
+
+    # The network path for MPICH (ch4:ucx) and for libnbo's own UCX context.
+    export UCX_TLS=${UCX_TLS_CLUSTER:-tcp,self}
+    export UCX_NET_DEVICES=eth0
+    # hydra-launcher.sh rewrites the control port to the first host.
+    export NBO_CLUSTER_CONTROL_ADDR
+    NBO_CLUSTER_CONTROL_ADDR=$(host_addr 1)
+    # Variables the ranks need, by name (hydra also forwards the rest).
+    local names="UCX_TLS,UCX_NET_DEVICES"
+    local v
+    for v in $(env | sed -n 's/^\(\(NBO\|UCX\|MPIR_CVAR\|OMP\)_[A-Za-z0-9_]*\)=.*/\1/p' | sort -u); do
+        case ",$names," in *",$v,"*) ;; *) names="$names,$v" ;; esac
+    done
+    log "exec: mpiexec -n $((hosts * per_host)) -ppn $per_host on $list: $*"
+    local rc=0
+    timeout -k 10 "$timeout_s" ip netns exec "$(host_name 1)" \
+        mpiexec -launcher ssh -launcher-exec "$HERE/hydra-launcher.sh" \
+        -hosts "$list" -n $((hosts * per_host)) -ppn "$per_host" \
+        -genvlist "$names" "$@" || rc=$?
+    [ $rc -ne 124 ] || echo "nbo-cluster: mpiexec timed out after ${timeout_s}s" >&2
+    return $rc
+}
+
+# --------------------------------------------------------------------- main
+
+usage() { sed -n '2,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
+
+[ $# -ge 1 ] || usage
+cmd=$1
+shift
+while [ $# -gt 0 ]; do
+    case "$1" in
+    -N) hosts=$2; shift 2 ;;
+    -k) per_host=$2; shift 2 ;;
+    -r) rate=$2; shift 2 ;;
+    -t) timeout_s=$2; shift 2 ;;
+    --) shift; break ;;
+    -h|--help) usage 0 ;;
+    *) break ;;
+    esac
+done
+
+case "$cmd" in
+up)
+    check_tools
+    take_lock
+    cluster_up
+    ;;
+down)
+    [ "$(id -u)" -eq 0 ] || skip "needs root"
+    cluster_down
+    log "down"
+    ;;
+exec)
+    check_tools
+    cluster_exec "$@"
+    ;;
+run)
+    check_tools
+    take_lock
+    # Tear down whatever happens: normal exit, failure, Ctrl-C, kill.
+    trap 'rc=$?; trap - EXIT; cluster_down; log "down"; exit $rc' EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+    cluster_up
+    cluster_exec "$@"
+    ;;
+status)
+    echo "hosts up: $(hosts_up)"
+    ip netns list 2>/dev/null | grep -E "^${PREFIX}[0-9]+" || true
+    grep "$HOSTS_TAG\$" /etc/hosts || true
+    ;;
+*) usage ;;
+esac

@@ -1,0 +1,78 @@
+/*
+ * test_thread_sleeps.c - the progress thread sleeps when nothing can move.
+ *
+ * Rank 0 starts an all-to-all that cannot complete for a while, because
+ * rank 1 (the unresponsive peer) enters the collective only after IDLE_S.
+ * Rank 0's main thread sleeps meanwhile, so the process CPU time over that
+ * interval is what libnbo spends in the background: it must stay under 1 %
+ * of a core.
+ */
+#include <nbo.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#define IDLE_S 1.0
+
+static double cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+int main(int argc, char **argv)
+{
+    int provided, P, me;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    MPI_Comm_size(MPI_COMM_WORLD, &P);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    nbo_config_t cfg;
+    nbo_config_init(&cfg);
+    int rc = nbo_config_from_env(&cfg);
+    cfg.progress = NBO_PROGRESS_THREAD;
+    nbo_comm_t comm;
+    if (rc == NBO_SUCCESS)
+        rc = nbo_comm_create(MPI_COMM_WORLD, &cfg, &comm);
+    if (rc == NBO_ERR_ENGINE) {
+        if (me == 0)
+            printf("SKIP: engine %s not usable here\n", getenv("NBO_ENGINE"));
+        MPI_Finalize();
+        return 77;
+    }
+    if (rc != NBO_SUCCESS || P < 2) {
+        fprintf(stderr, "rank %d: %s (needs P >= 2)\n", me, nbo_strerror(rc));
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    nbo_comm_info_t info;
+    nbo_comm_query(comm, &info);
+    enum { N = 65536 };
+    char *s = calloc((size_t)N, (size_t)P), *r = calloc((size_t)N, (size_t)P);
+    MPI_Barrier(MPI_COMM_WORLD);
+    double used = 0;
+    nbo_request_t req;
+    if (me == 1) {
+        struct timespec ts = {(time_t)(IDLE_S + 0.5), 0};
+        nanosleep(&ts, NULL);
+    }
+    rc = nbo_ialltoall(s, N, MPI_BYTE, r, N, MPI_BYTE, comm, &req);
+    if (me == 0 && rc == NBO_SUCCESS) {
+        struct timespec settle = {0, 100 * 1000 * 1000}, idle = {(time_t)IDLE_S, 0};
+        nanosleep(&settle, NULL); /* let the first window go out */
+        double c0 = cpu();
+        nanosleep(&idle, NULL);
+        used = (cpu() - c0) / IDLE_S;
+    }
+    if (rc == NBO_SUCCESS)
+        rc = nbo_wait(&req);
+    int bad = rc != NBO_SUCCESS || used > 0.01, any;
+    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (me == 0)
+        printf("%s: engine %s: background CPU while idle %.3f %% of a core (limit 1 %%), wait: %s\n",
+               any ? "FAIL" : "PASS", nbo_engine_name(info.engine), 100 * used, nbo_strerror(rc));
+    free(s);
+    free(r);
+    nbo_comm_free(&comm);
+    MPI_Finalize();
+    return any;
+}

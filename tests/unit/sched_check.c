@@ -1,0 +1,242 @@
+/* sched_check.c - structural invariants of a task list (see sched_check.h). */
+#include "sched_check.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char msg[512];
+
+static const char *fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    return msg;
+}
+
+static int is_pow2(int p) { return p > 0 && (p & (p - 1)) == 0; }
+
+static const char *check_waits(const nbo_sched_t *s)
+{
+    int *named = calloc((size_t)s->ntasks + 1, sizeof(int));
+    if (!named)
+        return fail("out of memory");
+    const char *err = NULL;
+    int nwaits = 0;
+    for (int i = 0; i < s->ntasks && !err; i++) {
+        const nbo_task_t *t = &s->tasks[i];
+        if (t->kind > NBO_TASK_UNPACK)
+            err = fail("task %d: unknown kind %d", i, t->kind);
+        else if (t->kind == NBO_TASK_SEND || t->kind == NBO_TASK_RECV) {
+            if (t->wait <= i || t->wait >= s->ntasks || s->tasks[t->wait].kind != NBO_TASK_WAIT)
+                err = fail("task %d (%s) names wait %d, not a later WAIT", i,
+                           nbo_task_kind_name(t->kind), t->wait);
+            else if (t->len == 0)
+                err = fail("task %d: empty %s", i, nbo_task_kind_name(t->kind));
+            else
+                named[t->wait]++;
+        } else if (t->kind == NBO_TASK_WAIT)
+            nwaits++;
+    }
+    for (int i = 0; i < s->ntasks && !err; i++)
+        if (s->tasks[i].kind == NBO_TASK_WAIT && s->tasks[i].wait != named[i])
+            err = fail("WAIT %d counts %d tasks but %d name it", i, s->tasks[i].wait, named[i]);
+    if (!err && nwaits != s->nwaits)
+        err = fail("nwaits %d but %d WAIT tasks", s->nwaits, nwaits);
+    free(named);
+    return err;
+}
+
+static const char *check_order_and_window(const nbo_sched_args_t *a, const nbo_sched_t *s)
+{
+    int last_recv = -1, first_send = -1;
+    for (int i = 0; i < s->ntasks; i++) {
+        if (s->tasks[i].kind == NBO_TASK_RECV)
+            last_recv = i;
+        if (s->tasks[i].kind == NBO_TASK_SEND && first_send < 0)
+            first_send = i;
+    }
+    if (first_send >= 0 && last_recv > first_send)
+        return fail("RECV at task %d after the first SEND at task %d", last_recv, first_send);
+    /* Sends in flight: posted, and the WAIT covering them not yet passed. */
+    for (int i = 0; i < s->ntasks; i++) {
+        int busy = 0;
+        for (int j = 0; j <= i; j++)
+            if (s->tasks[j].kind == NBO_TASK_SEND && s->tasks[j].wait >= i)
+                busy++;
+        if (busy > a->window)
+            return fail("%d sends in flight at task %d, window is %d", busy, i, a->window);
+    }
+    return NULL;
+}
+
+/* Pairwise: the sequence of SEND peers and RECV peers follows the steps. */
+static const char *check_pairwise(const nbo_sched_args_t *a, const nbo_sched_t *s)
+{
+    const int P = a->size, r = a->rank;
+    int ns = 0, nr = 0;
+    int *sp = malloc(sizeof(int) * (size_t)(s->ntasks + 1));
+    int *rp = malloc(sizeof(int) * (size_t)(s->ntasks + 1));
+    size_t *sl = malloc(sizeof(size_t) * (size_t)(s->ntasks + 1));
+    size_t *rl = malloc(sizeof(size_t) * (size_t)(s->ntasks + 1));
+    const char *err = NULL;
+    if (!sp || !rp || !sl || !rl)
+        err = fail("out of memory");
+    for (int i = 0; i < s->ntasks && !err; i++) {
+        const nbo_task_t *t = &s->tasks[i];
+        if (t->kind == NBO_TASK_SEND) { sp[ns] = t->peer; sl[ns++] = t->len; }
+        if (t->kind == NBO_TASK_RECV) { rp[nr] = t->peer; rl[nr++] = t->len; }
+    }
+    int ks = 0, kr = 0;
+    for (int i = 1; i < P && !err; i++) {
+        int dst = is_pow2(P) ? r ^ i : (r + i) % P;
+        int src = is_pow2(P) ? r ^ i : (r - i + P) % P;
+        if (a->sbytes[dst]) {
+            if (ks >= ns || sp[ks] != dst || sl[ks] != a->sbytes[dst])
+                err = fail("step %d: expected SEND #%d to %d of %zu bytes, got %s %d/%zu", i, ks,
+                           dst, a->sbytes[dst], ks < ns ? "" : "none", ks < ns ? sp[ks] : -1,
+                           ks < ns ? sl[ks] : 0);
+            ks++;
+        }
+        if (!err && a->rbytes[src]) {
+            if (kr >= nr || rp[kr] != src || rl[kr] != a->rbytes[src])
+                err = fail("step %d: expected RECV #%d from %d of %zu bytes, got %d/%zu", i, kr,
+                           src, a->rbytes[src], kr < nr ? rp[kr] : -1, kr < nr ? rl[kr] : 0);
+            kr++;
+        }
+    }
+    if (!err && (ks != ns || kr != nr))
+        err = fail("%d SENDs and %d RECVs, expected %d and %d", ns, nr, ks, kr);
+    free(sp); free(rp); free(sl); free(rl);
+    return err;
+}
+
+static const char *check_bruck(const nbo_sched_args_t *a, const nbo_sched_t *s)
+{
+    const int P = a->size, r = a->rank;
+    const size_t B = a->sbytes[0];
+    int k = 0, kr = 0;
+    for (int i = 0; i < s->ntasks; i++) {
+        const nbo_task_t *t = &s->tasks[i];
+        if (t->kind != NBO_TASK_SEND && t->kind != NBO_TASK_RECV)
+            continue;
+        int *n = t->kind == NBO_TASK_SEND ? &k : &kr;
+        int d = 1 << *n;
+        size_t m = 0;
+        for (int j = 1; j < P; j++)
+            if (j & d)
+                m++;
+        int peer = t->kind == NBO_TASK_SEND ? (r + d) % P : (r - d + P) % P;
+        if (d >= P || t->peer != peer || t->len != m * B)
+            return fail("Bruck %s #%d: peer %d len %zu, expected peer %d len %zu",
+                        nbo_task_kind_name(t->kind), *n, t->peer, t->len, peer, m * B);
+        (*n)++;
+    }
+    int rounds = 0;
+    for (int d = 1; d < P; d <<= 1)
+        rounds++;
+    if (B && (k != rounds || kr != rounds))
+        return fail("Bruck: %d SENDs, %d RECVs for %d rounds", k, kr, rounds);
+    return NULL;
+}
+
+/* Writes into the user receive buffer, counted per byte; reads and writes of
+ * every buffer kept in bounds. */
+static const char *check_bytes(const nbo_sched_args_t *a, const nbo_sched_t *s)
+{
+    const int P = a->size;
+    size_t rspan = 0, sspan = 0;
+    for (int p = 0; p < P; p++) {
+        if (a->rdispl[p] + a->rbytes[p] > rspan) rspan = a->rdispl[p] + a->rbytes[p];
+        if (a->sdispl[p] + a->sbytes[p] > sspan) sspan = a->sdispl[p] + a->sbytes[p];
+    }
+    unsigned char *wr = calloc(rspan + 1, 1);   /* writes per byte */
+    signed char *owner = malloc(rspan + 1);    /* block of each byte, -1 gap */
+    signed char *sown = malloc(sspan + 1);
+    if (!wr || !owner || !sown) {
+        free(wr); free(owner); free(sown);
+        return fail("out of memory");
+    }
+    memset(owner, -1, rspan + 1);
+    memset(sown, -1, sspan + 1);
+    for (int p = 0; p < P; p++) {
+        memset(owner + a->rdispl[p], p, a->rbytes[p]);
+        memset(sown + a->sdispl[p], p, a->sbytes[p]);
+    }
+    const char *err = NULL;
+    const size_t len[NBO_BUF_COUNT] = {a->in_place ? 0 : sspan, rspan, s->tmp_bytes};
+    for (int i = 0; i < s->ntasks && !err; i++) {
+        const nbo_task_t *t = &s->tasks[i];
+        int wbuf = -1, rbuf = -1;
+        size_t woff = 0, roff = 0;
+        switch (t->kind) {
+        case NBO_TASK_RECV: wbuf = t->buf; woff = t->off; break;
+        case NBO_TASK_SEND: rbuf = t->buf; roff = t->off; break;
+        case NBO_TASK_COPY: wbuf = t->buf; woff = t->off; rbuf = t->src_buf; roff = t->src_off; break;
+        case NBO_TASK_PACK:
+            wbuf = t->buf; woff = t->off;
+            if (t->peer < 0 || t->peer >= P || t->len != a->sbytes[t->peer])
+                err = fail("task %d: PACK of block %d with %zu bytes", i, t->peer, t->len);
+            break;
+        case NBO_TASK_UNPACK:
+            rbuf = t->src_buf; roff = t->src_off;
+            if (t->peer < 0 || t->peer >= P || t->len != a->rbytes[t->peer])
+                err = fail("task %d: UNPACK of block %d with %zu bytes", i, t->peer, t->len);
+            else /* writes the whole receive block */
+                for (size_t b = 0; b < t->len; b++)
+                    wr[a->rdispl[t->peer] + b]++;
+            break;
+        default: continue;
+        }
+        if (err)
+            break;
+        if (rbuf >= 0 && (rbuf >= NBO_BUF_COUNT || roff + t->len > len[rbuf]))
+            err = fail("task %d (%s) reads buf %d [%zu..+%zu] beyond %zu", i,
+                       nbo_task_kind_name(t->kind), rbuf, roff, t->len,
+                       rbuf < NBO_BUF_COUNT ? len[rbuf] : 0);
+        else if (rbuf == NBO_BUF_SEND)
+            for (size_t b = 0; b < t->len && !err; b++)
+                if (sown[roff + b] < 0)
+                    err = fail("task %d reads send gap byte %zu", i, roff + b);
+        if (err)
+            break;
+        if (wbuf == NBO_BUF_SEND)
+            err = fail("task %d (%s) writes the send buffer", i, nbo_task_kind_name(t->kind));
+        else if (wbuf >= 0 && (wbuf >= NBO_BUF_COUNT || woff + t->len > len[wbuf]))
+            err = fail("task %d (%s) writes buf %d [%zu..+%zu] beyond %zu", i,
+                       nbo_task_kind_name(t->kind), wbuf, woff, t->len,
+                       wbuf < NBO_BUF_COUNT ? len[wbuf] : 0);
+        else if (wbuf == NBO_BUF_RECV)
+            for (size_t b = 0; b < t->len; b++)
+                wr[woff + b]++;
+    }
+    for (size_t b = 0; b < rspan && !err; b++) {
+        int own = owner[b] == a->rank && a->in_place;
+        if (owner[b] < 0 && wr[b])
+            err = fail("receive gap byte %zu written %d times", b, wr[b]);
+        else if (owner[b] >= 0 && (wr[b] > 1 || (wr[b] == 0 && !own)))
+            err = fail("receive byte %zu (block %d) written %d times", b, owner[b], wr[b]);
+    }
+    free(wr); free(owner); free(sown);
+    return err;
+}
+
+const char *sched_check(const nbo_sched_args_t *a, const nbo_sched_t *s)
+{
+    const char *err;
+    if (s->algorithm != nbo_sched_choose(a))
+        return fail("algorithm %s, nbo_sched_choose says %s", nbo_algorithm_name(s->algorithm),
+                    nbo_algorithm_name(nbo_sched_choose(a)));
+    if ((err = check_waits(s)) || (err = check_order_and_window(a, s)))
+        return err;
+    for (int i = 0; i < s->ntasks; i++) {
+        const nbo_task_t *t = &s->tasks[i];
+        if ((t->kind == NBO_TASK_SEND || t->kind == NBO_TASK_RECV) &&
+            (t->peer < 0 || t->peer >= a->size || t->peer == a->rank))
+            return fail("task %d: %s with peer %d", i, nbo_task_kind_name(t->kind), t->peer);
+    }
+    err = s->algorithm == NBO_ALG_BRUCK ? check_bruck(a, s) : check_pairwise(a, s);
+    return err ? err : check_bytes(a, s);
+}
