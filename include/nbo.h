@@ -64,7 +64,8 @@ enum {
     NBO_ERR_TRANSPORT       = -17, /* the network reported an error           */
     NBO_ERR_PEER            = -18, /* a peer failed or disconnected           */
     NBO_ERR_MISMATCH        = -19, /* ranks called with mismatched arguments  */
-    NBO_ERR_INTERNAL        = -20  /* a libnbo bug: please report it          */
+    NBO_ERR_INTERNAL        = -20, /* a libnbo bug: please report it          */
+    NBO_ERR_OVERLAP         = -21  /* send and receive buffers overlap        */
 };
 
 /* A static message for any code, never NULL ("unknown error" if unknown). */
@@ -166,6 +167,12 @@ typedef struct nbo_comm_info {
 #define NBO_CAP_EVENT_FD  0x4u /* a completion fd to sleep on                  */
 
 int nbo_comm_query(nbo_comm_t comm, nbo_comm_info_t *info);
+
+/* Is this engine built into libnbo and usable on this machine?  Local, no
+ * MPI communication (MPI must be initialized).  NBO_SUCCESS or
+ * NBO_ERR_ENGINE; detail (may be NULL) gets a line such as the device, the
+ * transports, or why not. */
+int nbo_engine_available(nbo_engine_kind_t kind, char *detail, size_t len);
 
 /* -------------------------------------------------------------- requests */
 

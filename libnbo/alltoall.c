@@ -61,6 +61,24 @@ static int build(const call_t *k, nbo_comm_t comm, nbo_request_t *req, int persi
         return NBO_ERR_MISMATCH;
     }
 
+    /* MPI forbids aliased buffers outside MPI_IN_PLACE; receives posted up
+     * front would overwrite data not yet sent. */
+    if (!in_place && smap.hi > smap.lo && rmap.hi > rmap.lo &&
+        (const char *)k->sendbuf + smap.lo < (char *)k->recvbuf + rmap.hi &&
+        (char *)k->recvbuf + rmap.lo < (const char *)k->sendbuf + smap.hi) {
+        nbo_block_map_free(&smap);
+        nbo_block_map_free(&rmap);
+        return NBO_ERR_OVERLAP;
+    }
+    if (c->cfg.check) {
+        rc = nbo_check_call(c, k->uniform * 2 + persistent, s->bytes, rmap.bytes);
+        if (rc != NBO_SUCCESS) {
+            nbo_block_map_free(&smap);
+            nbo_block_map_free(&rmap);
+            return rc;
+        }
+    }
+
     nbo_sched_args_t a = {
         .size = P,
         .rank = c->rank,

@@ -81,6 +81,10 @@ void nbo_request_advance(struct nbo_request *r);
 /* Fail a running request: withdraw its posted tasks (lock held). */
 void nbo_request_fail(struct nbo_request *r, int err);
 
+/* NBO_CHECK: agree across ranks that the call matches (check.c).  kind
+ * distinguishes alltoall / alltoallv / persistent forms. */
+int nbo_check_call(struct nbo_comm *c, int kind, const size_t *sbytes, const size_t *rbytes);
+
 /* Monotonic seconds. */
 double nbo_now(void);
 

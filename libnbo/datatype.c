@@ -26,6 +26,7 @@ int nbo_dtype_query(MPI_Datatype type, MPI_Comm comm, nbo_dtype_t *out)
     out->size = (size_t)size;
     out->extent = (MPI_Aint)extent;
     out->true_lb = (MPI_Aint)tlb;
+    out->true_extent = (MPI_Aint)textent;
     /* count elements form one run of size*count bytes exactly when one
      * element has no holes and the next starts where it ends. */
     out->contig = size == 0 || (textent == size && extent == size && tlb >= 0);
@@ -71,6 +72,15 @@ int nbo_block_map_init(nbo_block_map_t *m, int P, const void *buf, const int *co
         if (off > INT64_MAX / 4 || off < -(INT64_MAX / 4))
             goto overflow;
         m->displ[p] = (MPI_Aint)off;
+        if (cnt > 0) {
+            /* first element's data .. last element's data */
+            MPI_Aint first = m->displ[p] + m->dt.true_lb;
+            MPI_Aint last = first + (MPI_Aint)(cnt - 1) * m->dt.extent + m->dt.true_extent;
+            if (m->hi <= m->lo || first < m->lo)
+                m->lo = first;
+            if (last > m->hi)
+                m->hi = last;
+        }
         if (m->dt.contig && m->bytes[p]) {
             int64_t b = (int64_t)off + m->dt.true_lb;
             if (b < 0) /* data before the buffer pointer: let MPI handle it */

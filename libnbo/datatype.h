@@ -16,6 +16,7 @@ typedef struct nbo_dtype {
     size_t       size;     /* bytes of data in one element */
     MPI_Aint     extent;
     MPI_Aint     true_lb;
+    MPI_Aint     true_extent;
     int          contig;   /* count elements are size*count bytes at true_lb */
 } nbo_dtype_t;
 
@@ -33,6 +34,7 @@ typedef struct nbo_block_map {
     size_t       *bytes;   /* [P] data bytes per block */
     size_t       *boff;    /* [P] byte offset of the block's data (contiguous) */
     size_t        span;    /* bytes of the buffer the blocks cover (contiguous) */
+    MPI_Aint      lo, hi;  /* byte range touched, relative to base (hi > lo if any) */
 } nbo_block_map_t;
 
 /* Validate and describe one side.  counts/displs as the MPI call gives them

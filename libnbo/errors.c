@@ -33,6 +33,7 @@ const char *nbo_strerror(int err)
     case NBO_ERR_PEER:         return "a peer process failed or disconnected";
     case NBO_ERR_MISMATCH:     return "arguments do not match (block sizes, or across ranks)";
     case NBO_ERR_INTERNAL:     return "internal libnbo error";
+    case NBO_ERR_OVERLAP:      return "send and receive buffers overlap (use MPI_IN_PLACE)";
     }
     return "unknown error";
 }

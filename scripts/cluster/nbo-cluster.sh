@@ -36,6 +36,7 @@ hosts=2
 per_host=1
 rate=200mbit
 timeout_s=600
+mpiexec_pid=
 
 die()  { echo "nbo-cluster: $*" >&2; exit 1; }
 skip() { echo "nbo-cluster: SKIP: $*" >&2; exit 77; }
@@ -85,6 +86,11 @@ hosts_file_remove() {
 
 cluster_down() {
     local ns
+    if [ -n "${mpiexec_pid:-}" ]; then
+        kill -TERM "$mpiexec_pid" 2>/dev/null || true
+        sleep 0.5
+        kill -KILL "$mpiexec_pid" 2>/dev/null || true
+    fi
     for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep -E "^${PREFIX}[0-9]+\$" || true); do
         # Processes left in a namespace (a killed rank) would keep it alive.
         local pids
@@ -161,10 +167,15 @@ cluster_exec() {
     done
     log "exec: mpiexec -n $((hosts * per_host)) -ppn $per_host on $list: $*"
     local rc=0
+    # In the background and waited for, so that a signal to this script runs
+    # its trap at once instead of after mpiexec returns.
     timeout -k 10 "$timeout_s" ip netns exec "$(host_name 1)" \
         mpiexec -launcher ssh -launcher-exec "$HERE/hydra-launcher.sh" \
         -hosts "$list" -n $((hosts * per_host)) -ppn "$per_host" \
-        -genvlist "$names" "$@" || rc=$?
+        -genvlist "$names" "$@" <&0 &
+    mpiexec_pid=$!
+    wait $mpiexec_pid || rc=$?
+    mpiexec_pid=
     [ $rc -ne 124 ] || echo "nbo-cluster: mpiexec timed out after ${timeout_s}s" >&2
     return $rc
 }

@@ -1,0 +1,238 @@
+/*
+ * p3dfft_overlap.h - a pencil-decomposed parallel 3-D FFT (real-to-complex
+ * and back) over FFTW and MPI, for many variables at once, with the column
+ * transposes of one variable overlapped with the FFTs of the next (the
+ * paper's Section V, Fig. 4).
+ *
+ * Model (as FFTW: plan once, execute many):
+ *   p3o_plan_create()   collective: process grid, FFTW plans, buffers and
+ *                       (mode PIPELINED_NBO) the libnbo persistent requests
+ *   p3o_forward()       collective: nv real X-pencils -> nv complex Z-pencils
+ *   p3o_backward()      collective: nv complex Z-pencils -> nv real X-pencils
+ *   p3o_plan_destroy()  collective
+ *
+ * Transforms are unnormalised, as FFTW's: backward(forward(u)) equals
+ * nx*ny*nz*u.  The forward transform uses the sign -1 in the exponent.
+ *
+ * Decomposition (P3DFFT's pencils).  The P ranks of comm form a ROW x COL
+ * grid (MPI_Cart_create, ranks of one ROW communicator numbered
+ * contiguously, so the row transpose stays inside a node when ranks are
+ * placed in blocks).  Along a split dimension of n points over m ranks,
+ * rank r owns n/m points, plus one if r < n % m.
+ *
+ *   forward:  1-D r2c FFT in X  ->  row transpose (alltoallv on ROW)
+ *             1-D c2c FFT in Y  ->  column transpose (alltoallv on COL)
+ *             1-D c2c FFT in Z
+ *   backward: the same steps in reverse, c2r in X last.
+ *
+ * Local layouts, per variable (xs/ys/zs and xn/yn/zn are the starts and
+ * sizes of p3o_local_sizes; "fastest" is the contiguous index):
+ *   real X-pencil, input of forward, output of backward:
+ *       nx x yn x zn real numbers, x fastest, then y, then z:
+ *       u[(z * yn + y) * nx + x],            z < zn, y < yn, x < nx
+ *   complex Z-pencil, output of forward, input of backward:
+ *       xn x yn x nz complex numbers, z fastest, then y, then x:
+ *       U[(x * yn + y) * nz + z],            x < xn, y < yn, z < nz
+ *       holding the global coefficient (xs + x, ys + y, z) of the
+ *       nx/2+1 x ny x nz half spectrum (kx = 0 .. nx/2).
+ * The nv variables lie one after another: variable v of a real array
+ * starts at element v * real_count, of a complex array at v * complex_count
+ * (counts from p3o_local_sizes).  Complex numbers are (re, im) pairs of the
+ * plan's precision: double[2] (fftw_complex) or float[2] (fftwf_complex).
+ *
+ * Modes for the nv variables:
+ *   P3O_BLOCKING       every transpose is MPI_Alltoallv, variables one by one.
+ *   P3O_PIPELINED_MPI  the paper's Fig. 4: the column transpose of variable j
+ *                      runs as MPI_Ialltoallv while X-FFT, row transpose and
+ *                      Y-FFT of variable j+1 compute (two communication
+ *                      buffers); it is completed by MPI_Wait, then the Z-FFT
+ *                      of j.  Backward likewise, in reverse.  No MPI_Test in
+ *                      between: MPI progresses only when called.
+ *   P3O_PIPELINED_NBO  the same pipeline over libnbo: one persistent
+ *                      nbo_alltoallv_init request per communication buffer,
+ *                      compiled at plan time on the COL communicator, then
+ *                      nbo_start / nbo_wait per variable.  Engine and progress
+ *                      mode from options->nbo_config, else the NBO_*
+ *                      environment variables (NBO_ENGINE, NBO_PROGRESS, ...).
+ * All modes compute the same numbers (the same FFTW plans, the same data
+ * movement); they differ only in when the column transposes happen.
+ *
+ * Errors: every function returns P3O_SUCCESS (0) or a negative P3O_ERR_*
+ * code; p3o_strerror() names the code and p3o_last_error() gives the
+ * details of the last failure in this process (which argument, which MPI,
+ * FFTW or libnbo call).  p3o_plan_create agrees on its result across the
+ * ranks, so every rank returns the same code and none is left waiting in a
+ * collective.  The execute functions check their arguments locally only: a
+ * call that is bad on some ranks only is the caller's error, as in MPI.
+ */
+#ifndef P3DFFT_OVERLAP_H
+#define P3DFFT_OVERLAP_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+#include "nbo.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ----------------------------------------------------------------- errors */
+
+enum {
+    P3O_SUCCESS            =   0,
+    P3O_ERR_ARG            =  -1, /* NULL pointer or unknown enum value        */
+    P3O_ERR_SIZE           =  -2, /* nx, ny or nz not positive                  */
+    P3O_ERR_NV             =  -3, /* nv < 1                                     */
+    P3O_ERR_GRID           =  -4, /* options row x col does not make P          */
+    P3O_ERR_TOO_MANY_PROCS =  -5, /* pencils too thin: some rank would own
+                                     no points of a split dimension            */
+    P3O_ERR_MISMATCH       =  -6, /* ranks passed different arguments          */
+    P3O_ERR_TOO_LARGE      =  -7, /* a count or offset does not fit in an int   */
+    P3O_ERR_NOMEM          =  -8, /* out of memory                              */
+    P3O_ERR_FFTW           =  -9, /* FFTW could not make a plan                 */
+    P3O_ERR_MPI            = -10, /* an MPI call failed                         */
+    P3O_ERR_NBO            = -11, /* a libnbo call failed (see p3o_last_error)  */
+    P3O_ERR_PLAN           = -12, /* not a valid plan                           */
+    P3O_ERR_COMM           = -13  /* MPI_COMM_NULL or an inter-communicator      */
+};
+
+/* A static message for any code, never NULL. */
+const char *p3o_strerror(int err);
+
+/* Details of the last failure in this process ("" if none yet).  Not
+ * thread safe: call from the thread that got the error. */
+const char *p3o_last_error(void);
+
+/* ------------------------------------------------------------------ plans */
+
+typedef enum {
+    P3O_DOUBLE = 0, /* double / fftw_complex, FFTW's fftw3 */
+    P3O_SINGLE      /* float / fftwf_complex, FFTW's fftw3f */
+} p3o_precision_t;
+
+typedef enum {
+    P3O_BLOCKING = 0,
+    P3O_PIPELINED_MPI,
+    P3O_PIPELINED_NBO
+} p3o_mode_t;
+
+typedef enum {
+    P3O_PLANNER_MEASURE = 0, /* FFTW_MEASURE (default)            */
+    P3O_PLANNER_ESTIMATE,    /* FFTW_ESTIMATE: instant, for tests */
+    P3O_PLANNER_PATIENT      /* FFTW_PATIENT                      */
+} p3o_planner_t;
+
+/*
+ * Options; p3o_options_init() sets the defaults, NULL means defaults.
+ *   row, col     process grid ROW x COL (0, 0: chosen automatically with
+ *                MPI_Dims_create, the larger factor on COL, within the
+ *                pencil limits).  Both or neither must be set; row * col
+ *                must equal the size of comm.
+ *   planner      FFTW planning effort.
+ *   wisdom_file  if not NULL, FFTW wisdom is imported from it (when it
+ *                exists) before planning, and rank 0 of comm exports the
+ *                wisdom to it afterwards.
+ *   nbo_config   PIPELINED_NBO only: libnbo configuration for the column
+ *                communicator (NULL: libnbo defaults + NBO_* environment).
+ */
+typedef struct p3o_options {
+    int                 row, col;
+    p3o_planner_t       planner;
+    const char         *wisdom_file;
+    const nbo_config_t *nbo_config;
+} p3o_options_t;
+
+void p3o_options_init(p3o_options_t *options);
+
+typedef struct p3o_plan *p3o_plan_t;
+
+/*
+ * Collective over comm.  A plan for nv variables of an nx x ny x nz real
+ * grid.  Limits: ROW <= min(ny, nx/2+1) and COL <= min(ny, nz), since every
+ * rank must own at least one point of each dimension it splits; otherwise
+ * P3O_ERR_TOO_MANY_PROCS.  The plan works on its own Cartesian
+ * communicators made from comm, so comm may be freed afterwards.  With PIPELINED_NBO the MPI
+ * library must provide the thread level libnbo's progress mode needs
+ * (MPI_THREAD_MULTIPLE for NBO_PROGRESS=thread).
+ */
+int p3o_plan_create(MPI_Comm comm, int nx, int ny, int nz, int nv, p3o_precision_t precision,
+                    p3o_mode_t mode, const p3o_options_t *options, p3o_plan_t *plan);
+
+/* Collective.  Frees everything; *plan becomes NULL.  NULL or *plan == NULL
+ * is a no-op. */
+int p3o_plan_destroy(p3o_plan_t *plan);
+
+/* ------------------------------------------------------------- execution */
+
+/* Collective.  in: nv real X-pencils, out: nv complex Z-pencils (layouts
+ * above).  in is not modified.  in and out must not overlap. */
+int p3o_forward(p3o_plan_t plan, const void *in, void *out);
+
+/* Collective.  in: nv complex Z-pencils, out: nv real X-pencils.  in is not
+ * modified.  in and out must not overlap. */
+int p3o_backward(p3o_plan_t plan, const void *in, void *out);
+
+/* ------------------------------------------------------------- geometry */
+
+/*
+ * What this rank owns.  Index 0, 1, 2 are x, y, z.
+ *   xstart, xsize:  the real X-pencil (xsize[0] == nx)
+ *   zstart, zsize:  the complex Z-pencil (zsize[2] == nz; x counts the
+ *                   nx/2+1 complex coefficients)
+ *   real_count:     xsize[0]*xsize[1]*xsize[2], real numbers per variable
+ *   complex_count:  zsize[0]*zsize[1]*zsize[2], complex numbers per variable
+ */
+typedef struct p3o_local {
+    int    nx, ny, nz, nv;
+    int    xstart[3], xsize[3];
+    int    zstart[3], zsize[3];
+    size_t real_count, complex_count;
+    int    row, col;            /* process grid ROW x COL        */
+    int    row_rank, col_rank;  /* this rank's coordinates in it */
+    p3o_precision_t precision;
+    p3o_mode_t      mode;
+} p3o_local_t;
+
+int p3o_local_sizes(p3o_plan_t plan, p3o_local_t *local);
+
+/* ---------------------------------------------------------------- timers */
+
+/*
+ * Seconds this rank spent in each stage since the plan was created or the
+ * timers were last reset, summed over variables and calls.
+ *   fft_x, fft_y, fft_z  the 1-D FFTs
+ *   row                  row transposes: pack, MPI_Alltoallv, unpack
+ *   col_local            column transposes, local part: pack and unpack
+ *   col_comm             column transposes, communication: the blocking
+ *                        MPI_Alltoallv, or start + wait of the non-blocking
+ *                        one (so col_comm - wait is the cost of starting)
+ *   wait                 pipelined modes: time blocked in MPI_Wait / nbo_wait
+ *   total                wall time inside p3o_forward / p3o_backward
+ *   calls                number of p3o_forward + p3o_backward calls
+ * Whatever total has beyond the named stages is loop overhead.
+ */
+typedef struct p3o_timers {
+    double fft_x, fft_y, fft_z;
+    double row, col_local, col_comm, wait;
+    double total;
+    long   calls;
+} p3o_timers_t;
+
+int p3o_timers(p3o_plan_t plan, p3o_timers_t *timers);
+int p3o_timers_reset(p3o_plan_t plan);
+
+/* ---------------------------------------------------------------- names */
+
+/* "blocking", "pipelined_mpi", "pipelined_nbo"; "double", "single". */
+const char *p3o_mode_name(p3o_mode_t mode);
+const char *p3o_precision_name(p3o_precision_t precision);
+
+/* Parse the names above; P3O_ERR_ARG if unknown. */
+int p3o_mode_from_name(const char *name, p3o_mode_t *mode);
+int p3o_precision_from_name(const char *name, p3o_precision_t *precision);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* P3DFFT_OVERLAP_H */

@@ -1,0 +1,325 @@
+/* sched_sim.c - execute all ranks' task lists together (see sched_sim.h). */
+#include "sched_sim.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GAP 0xA5 /* bytes outside every block */
+
+static char msg[768];
+
+typedef struct rank_state {
+    nbo_sched_args_t a;
+    nbo_sched_t      s;
+    unsigned char   *buf[NBO_BUF_COUNT];
+    size_t           len[NBO_BUF_COUNT];
+    int              cursor;
+    int32_t         *pending; /* per WAIT: tasks not yet complete */
+    char            *done;    /* per SEND/RECV: matched */
+} rank_state_t;
+
+typedef struct sim {
+    const sched_case_t *c;
+    rank_state_t       *rk;
+    int                *next_send; /* [s*P+d]: scan position for s -> d */
+    int                *next_recv; /* [d*P+s]: scan position at d from s */
+} sim_t;
+
+static const char *fail(const sched_case_t *c, int r, const char *fmt, ...)
+{
+    char name[200];
+    sched_case_name(c, r, name, sizeof(name));
+    int n = snprintf(msg, sizeof(msg), "%s: ", name);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, ap);
+    va_end(ap);
+    return msg;
+}
+
+/* The byte at offset i of the block rank s sends to rank d. */
+static unsigned char pattern(int s, int d, size_t i)
+{
+    unsigned char v = (unsigned char)(s * 37 + d * 11 + i * 7 + (i >> 8) + 1);
+    return v == GAP ? 0x01 : v; /* never the gap byte, so a missed write shows */
+}
+
+static int overlap(size_t a, size_t alen, size_t b, size_t blen)
+{
+    return alen && blen && a < b + blen && b < a + alen;
+}
+
+/* Does [off, off+len) of buffer buf hit an in-flight transfer of rank x?
+ * recv_only: only receives count (a read may overlap an outgoing send). */
+static int hazard(const rank_state_t *x, int buf, size_t off, size_t len, int recv_only)
+{
+    for (int j = 0; j < x->cursor; j++) {
+        const nbo_task_t *t = &x->s.tasks[j];
+        if ((t->kind != NBO_TASK_RECV && (recv_only || t->kind != NBO_TASK_SEND)) ||
+            t->wait < x->cursor)
+            continue;
+        if (t->buf == buf && overlap(t->off, t->len, off, len))
+            return j;
+    }
+    return -1;
+}
+
+static const char *check_range(const sim_t *m, int r, int i, int buf, size_t off, size_t len)
+{
+    const rank_state_t *x = &m->rk[r];
+    if (buf < 0 || buf >= NBO_BUF_COUNT || off + len > x->len[buf] ||
+        (len && !x->buf[buf]))
+        return fail(m->c, r, "task %d touches buf %d [%zu..+%zu] beyond %zu", i, buf, off, len,
+                    buf >= 0 && buf < NBO_BUF_COUNT ? x->len[buf] : 0);
+    return NULL;
+}
+
+/* Source of block p on the send side: the user's send block, or in place
+ * the receive buffer's block. */
+static void send_block(const rank_state_t *x, int p, int *buf, size_t *off)
+{
+    *buf = x->a.in_place ? NBO_BUF_RECV : NBO_BUF_SEND;
+    *off = x->a.sdispl[p];
+}
+
+/* Run one task of rank r.  1: done, cursor moved; 0: blocked on a WAIT;
+ * sets *err on a broken rule. */
+static int step(sim_t *m, int r, const char **err)
+{
+    rank_state_t *x = &m->rk[r];
+    const int i = x->cursor;
+    const nbo_task_t *t = &x->s.tasks[i];
+    int sbuf = -1, dbuf = -1, h;
+    size_t soff = 0, doff = 0;
+    switch (t->kind) {
+    case NBO_TASK_WAIT:
+        if (x->pending[i] > 0)
+            return 0;
+        x->cursor++;
+        return 1;
+    case NBO_TASK_RECV:
+        if ((*err = check_range(m, r, i, t->buf, t->off, t->len)))
+            return 0;
+        if ((h = hazard(x, t->buf, t->off, t->len, 0)) >= 0) {
+            *err = fail(m->c, r, "RECV %d lands on bytes of in-flight task %d", i, h);
+            return 0;
+        }
+        x->cursor++;
+        return 1;
+    case NBO_TASK_SEND:
+        if ((*err = check_range(m, r, i, t->buf, t->off, t->len)))
+            return 0;
+        if ((h = hazard(x, t->buf, t->off, t->len, 1)) >= 0) {
+            *err = fail(m->c, r, "SEND %d reads bytes of in-flight RECV %d", i, h);
+            return 0;
+        }
+        x->cursor++;
+        return 1;
+    case NBO_TASK_COPY:
+        sbuf = t->src_buf; soff = t->src_off; dbuf = t->buf; doff = t->off;
+        break;
+    case NBO_TASK_PACK:
+        if (t->peer < 0 || t->peer >= x->a.size || t->len != x->a.sbytes[t->peer]) {
+            *err = fail(m->c, r, "PACK %d: block %d, %zu bytes", i, t->peer, t->len);
+            return 0;
+        }
+        send_block(x, t->peer, &sbuf, &soff);
+        dbuf = t->buf; doff = t->off;
+        break;
+    case NBO_TASK_UNPACK:
+        if (t->peer < 0 || t->peer >= x->a.size || t->len != x->a.rbytes[t->peer]) {
+            *err = fail(m->c, r, "UNPACK %d: block %d, %zu bytes", i, t->peer, t->len);
+            return 0;
+        }
+        sbuf = t->src_buf; soff = t->src_off;
+        dbuf = NBO_BUF_RECV; doff = x->a.rdispl[t->peer];
+        break;
+    default:
+        *err = fail(m->c, r, "task %d: unknown kind %d", i, t->kind);
+        return 0;
+    }
+    if ((*err = check_range(m, r, i, sbuf, soff, t->len)) ||
+        (*err = check_range(m, r, i, dbuf, doff, t->len)))
+        return 0;
+    if (dbuf == NBO_BUF_SEND) {
+        *err = fail(m->c, r, "%s %d writes the user's send buffer", nbo_task_kind_name(t->kind), i);
+        return 0;
+    }
+    if ((h = hazard(x, sbuf, soff, t->len, 1)) >= 0 || (h = hazard(x, dbuf, doff, t->len, 0)) >= 0) {
+        *err = fail(m->c, r, "%s %d touches bytes of in-flight task %d",
+                    nbo_task_kind_name(t->kind), i, h);
+        return 0;
+    }
+    memmove(x->buf[dbuf] + doff, x->buf[sbuf] + soff, t->len);
+    x->cursor++;
+    return 1;
+}
+
+/* First posted, unmatched task of `kind` to/from `peer` at rank r, scanning
+ * from *pos; -1 if the next one is not posted yet or there is none. */
+static int head(rank_state_t *x, int kind, int peer, int *pos)
+{
+    while (*pos < x->s.ntasks) {
+        const nbo_task_t *t = &x->s.tasks[*pos];
+        if (t->kind == kind && t->peer == peer && !x->done[*pos])
+            return *pos < x->cursor ? *pos : -1;
+        (*pos)++;
+    }
+    return -1;
+}
+
+/* Match heads of every channel; returns matches made, sets *err. */
+static int match(sim_t *m, const char **err)
+{
+    const int P = m->c->P;
+    int made = 0;
+    for (int s = 0; s < P; s++)
+        for (int d = 0; d < P; d++) {
+            for (;;) {
+                int si = head(&m->rk[s], NBO_TASK_SEND, d, &m->next_send[s * P + d]);
+                int ri = head(&m->rk[d], NBO_TASK_RECV, s, &m->next_recv[d * P + s]);
+                if (si < 0 || ri < 0)
+                    break;
+                const nbo_task_t *st = &m->rk[s].s.tasks[si], *rt = &m->rk[d].s.tasks[ri];
+                if (st->len != rt->len) {
+                    *err = fail(m->c, s, "SEND %d to %d has %zu bytes, its RECV %d there %zu",
+                                si, d, st->len, ri, rt->len);
+                    return made;
+                }
+                memcpy(m->rk[d].buf[rt->buf] + rt->off, m->rk[s].buf[st->buf] + st->off, st->len);
+                m->rk[s].done[si] = m->rk[d].done[ri] = 1;
+                m->rk[s].pending[st->wait]--;
+                m->rk[d].pending[rt->wait]--;
+                made++;
+            }
+        }
+    return made;
+}
+
+static const char *setup(sim_t *m)
+{
+    const sched_case_t *c = m->c;
+    const int P = c->P;
+    for (int r = 0; r < P; r++) {
+        rank_state_t *x = &m->rk[r];
+        x->a = sched_case_args(c, r);
+        int rc = nbo_sched_compile(&x->a, &x->s);
+        if (rc != NBO_SUCCESS)
+            return fail(c, r, "compile failed: %s", nbo_strerror(rc));
+        x->len[NBO_BUF_SEND] = c->in_place ? 0 : c->sspan[r];
+        x->len[NBO_BUF_RECV] = c->rspan[r];
+        x->len[NBO_BUF_TMP] = x->s.tmp_bytes;
+        for (int b = 0; b < NBO_BUF_COUNT; b++)
+            if (x->len[b] && !(x->buf[b] = malloc(x->len[b])))
+                return "out of memory";
+        x->pending = calloc((size_t)x->s.ntasks + 1, sizeof(int32_t));
+        x->done = calloc((size_t)x->s.ntasks + 1, 1);
+        if (!x->pending || !x->done)
+            return "out of memory";
+        for (int i = 0; i < x->s.ntasks; i++)
+            if (x->s.tasks[i].kind == NBO_TASK_WAIT)
+                x->pending[i] = x->s.tasks[i].wait;
+        if (x->buf[NBO_BUF_TMP])
+            memset(x->buf[NBO_BUF_TMP], 0x5A, x->len[NBO_BUF_TMP]);
+        /* Outgoing blocks, in the send buffer or (in place) the receive
+         * buffer; every other byte is GAP. */
+        memset(x->buf[NBO_BUF_RECV], GAP, x->len[NBO_BUF_RECV]);
+        if (!c->in_place)
+            memset(x->buf[NBO_BUF_SEND], GAP, x->len[NBO_BUF_SEND]);
+        unsigned char *out = x->buf[c->in_place ? NBO_BUF_RECV : NBO_BUF_SEND];
+        for (int p = 0; p < P; p++)
+            for (size_t i = 0; i < c->sb[r][p]; i++)
+                out[c->sdispl[r][p] + i] = pattern(r, p, i);
+    }
+    return NULL;
+}
+
+static const char *verify(const sim_t *m)
+{
+    const sched_case_t *c = m->c;
+    const int P = c->P;
+    for (int r = 0; r < P; r++) {
+        const rank_state_t *x = &m->rk[r];
+        if (x->cursor != x->s.ntasks)
+            return fail(c, r, "stopped at task %d of %d", x->cursor, x->s.ntasks);
+        for (int i = 0; i < x->s.ntasks; i++) {
+            const nbo_task_t *t = &x->s.tasks[i];
+            if ((t->kind == NBO_TASK_SEND || t->kind == NBO_TASK_RECV) && !x->done[i])
+                return fail(c, r, "%s %d (peer %d) never matched", nbo_task_kind_name(t->kind), i,
+                            t->peer);
+        }
+        /* Expected receive buffer: block from p at rdispl[p], GAP elsewhere. */
+        unsigned char *want = malloc(c->rspan[r]);
+        if (!want)
+            return "out of memory";
+        memset(want, GAP, c->rspan[r]);
+        for (int p = 0; p < P; p++)
+            for (size_t i = 0; i < c->rb[r][p]; i++)
+                want[c->rdispl[r][p] + i] = pattern(p, r, i);
+        for (size_t b = 0; b < c->rspan[r]; b++)
+            if (x->buf[NBO_BUF_RECV][b] != want[b]) {
+                int blk = -1;
+                for (int p = 0; p < P; p++)
+                    if (b >= c->rdispl[r][p] && b < c->rdispl[r][p] + c->rb[r][p])
+                        blk = p;
+                const char *e = fail(c, r, "receive byte %zu (block from %d, -1 = gap) is 0x%02x, "
+                                     "expected 0x%02x", b, blk, x->buf[NBO_BUF_RECV][b], want[b]);
+                free(want);
+                return e;
+            }
+        free(want);
+        if (!c->in_place) /* the send buffer is read only */
+            for (int p = 0; p < P; p++)
+                for (size_t i = 0; i < c->sb[r][p]; i++)
+                    if (x->buf[NBO_BUF_SEND][c->sdispl[r][p] + i] != pattern(r, p, i))
+                        return fail(c, r, "send block %d byte %zu was modified", p, i);
+    }
+    return NULL;
+}
+
+const char *sched_simulate(const sched_case_t *c)
+{
+    const int P = c->P;
+    sim_t m = {.c = c};
+    m.rk = calloc((size_t)P, sizeof(rank_state_t));
+    m.next_send = calloc((size_t)P * P, sizeof(int));
+    m.next_recv = calloc((size_t)P * P, sizeof(int));
+    const char *err = (!m.rk || !m.next_send || !m.next_recv) ? "out of memory" : setup(&m);
+    while (!err) {
+        int moved = 0, finished = 1;
+        for (int r = 0; r < P && !err; r++) {
+            while (m.rk[r].cursor < m.rk[r].s.ntasks && step(&m, r, &err))
+                moved++;
+            if (m.rk[r].cursor < m.rk[r].s.ntasks)
+                finished = 0;
+        }
+        if (!err)
+            moved += match(&m, &err);
+        if (err || finished)
+            break;
+        if (!moved) {
+            for (int r = 0; r < P; r++)
+                if (m.rk[r].cursor < m.rk[r].s.ntasks) {
+                    err = fail(c, r, "deadlock: every rank blocked, this one at task %d (%s)",
+                               m.rk[r].cursor, nbo_task_kind_name(m.rk[r].s.tasks[m.rk[r].cursor].kind));
+                    break;
+                }
+        }
+    }
+    if (!err && match(&m, &err) > 0 && !err)
+        err = fail(c, 0, "messages matched after every rank finished");
+    if (!err)
+        err = verify(&m);
+    for (int r = 0; m.rk && r < P; r++) {
+        nbo_sched_destroy(&m.rk[r].s);
+        for (int b = 0; b < NBO_BUF_COUNT; b++)
+            free(m.rk[r].buf[b]);
+        free(m.rk[r].pending);
+        free(m.rk[r].done);
+    }
+    free(m.rk);
+    free(m.next_send);
+    free(m.next_recv);
+    return err;
+}

@@ -1,0 +1,143 @@
+/*
+ * test_schedule.c - the schedule compiler for P = 1..17, every rank, both
+ * algorithms, several windows, contiguous or not, in place or not, uniform
+ * and irregular counts: structural invariants (sched_check.h) of each rank's
+ * list, then all ranks run together in the simulator (sched_sim.h).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cmocka.h>
+
+#include "sched_case.h"
+#include "sched_check.h"
+#include "sched_sim.h"
+
+static const int windows[] = {1, 2, 3, 8, 64};
+#define NWINDOWS (int)(sizeof(windows) / sizeof(windows[0]))
+
+/* One case: check each rank, then simulate them all. */
+static void run_case(sched_case_t *c)
+{
+    char name[200];
+    assert_int_equal(sched_case_build(c), 0);
+    for (int r = 0; r < c->P; r++) {
+        nbo_sched_args_t a = sched_case_args(c, r);
+        nbo_sched_t s;
+        int rc = nbo_sched_compile(&a, &s);
+        if (rc != NBO_SUCCESS)
+            fail_msg("%s: compile returned %s", sched_case_name(c, r, name, sizeof(name)),
+                     nbo_strerror(rc));
+        if (c->algorithm == NBO_ALG_BRUCK && c->counts == COUNTS_UNIFORM && c->P > 2 &&
+            s.algorithm != NBO_ALG_BRUCK)
+            fail_msg("%s: Bruck asked for, %s compiled", sched_case_name(c, r, name, sizeof(name)),
+                     nbo_algorithm_name(s.algorithm));
+        const char *err = sched_check(&a, &s);
+        if (err) {
+            fprintf(stderr, "task list of %s:\n", sched_case_name(c, r, name, sizeof(name)));
+            nbo_sched_print(&s, stderr);
+            nbo_sched_destroy(&s);
+            fail_msg("%s: %s", name, err);
+        }
+        nbo_sched_destroy(&s);
+    }
+    const char *err = sched_simulate(c);
+    if (err)
+        fail_msg("simulation: %s", err);
+    sched_case_free(c);
+}
+
+/* Every layout flag combination for one algorithm / counts kind. */
+static int run_all(nbo_algorithm_t alg, counts_kind_t counts, const size_t *blocks, int nblocks)
+{
+    int n = 0;
+    for (int P = 1; P <= 17; P++)
+        for (int w = 0; w < NWINDOWS; w++)
+            for (int flags = 0; flags < 8; flags++)
+                for (int b = 0; b < nblocks; b++) {
+                    sched_case_t c = {
+                        .P = P,
+                        .counts = counts,
+                        .block = blocks[b],
+                        .send_contig = !(flags & 1),
+                        .recv_contig = !(flags & 2),
+                        .in_place = !!(flags & 4),
+                        .algorithm = alg,
+                        .window = windows[w],
+                        .bruck_max = 256,
+                    };
+                    run_case(&c);
+                    n++;
+                }
+    return n;
+}
+
+static const size_t uniform_blocks[] = {0, 1, 3, 40};
+
+static void pairwise_uniform(void **state)
+{
+    (void)state;
+    print_message("%d cases\n", run_all(NBO_ALG_PAIRWISE, COUNTS_UNIFORM, uniform_blocks, 4));
+}
+
+static void pairwise_irregular(void **state)
+{
+    (void)state;
+    static const size_t none[] = {0};
+    int n = run_all(NBO_ALG_PAIRWISE, COUNTS_IRREGULAR, none, 1);
+    n += run_all(NBO_ALG_PAIRWISE, COUNTS_SPARSE, none, 1);
+    print_message("%d cases\n", n);
+}
+
+static void bruck_uniform(void **state)
+{
+    (void)state;
+    print_message("%d cases\n", run_all(NBO_ALG_BRUCK, COUNTS_UNIFORM, uniform_blocks, 4));
+}
+
+/* Bruck asked for with irregular counts must fall back to pairwise. */
+static void bruck_irregular_falls_back(void **state)
+{
+    (void)state;
+    static const size_t none[] = {0};
+    print_message("%d cases\n", run_all(NBO_ALG_BRUCK, COUNTS_IRREGULAR, none, 1));
+}
+
+/* AUTO: Bruck up to bruck_max bytes per peer (P > 2), pairwise above. */
+static void auto_threshold(void **state)
+{
+    (void)state;
+    static const size_t blocks[] = {1, 8, 9, 100};
+    for (int b = 0; b < 4; b++)
+        for (int P = 1; P <= 9; P++) {
+            sched_case_t c = {.P = P, .counts = COUNTS_UNIFORM, .block = blocks[b],
+                              .send_contig = 1, .recv_contig = 1, .algorithm = NBO_ALG_AUTO,
+                              .window = 2, .bruck_max = 8};
+            assert_int_equal(sched_case_build(&c), 0);
+            nbo_sched_args_t a = sched_case_args(&c, P - 1);
+            nbo_sched_t s;
+            assert_int_equal(nbo_sched_compile(&a, &s), NBO_SUCCESS);
+            nbo_algorithm_t want = P > 2 && blocks[b] <= 8 ? NBO_ALG_BRUCK : NBO_ALG_PAIRWISE;
+            if (s.algorithm != want)
+                fail_msg("P=%d block=%zu bruck_max=8: %s, expected %s", P, blocks[b],
+                         nbo_algorithm_name(s.algorithm), nbo_algorithm_name(want));
+            nbo_sched_destroy(&s);
+            sched_case_free(&c);
+            run_case(&c); /* and the whole call runs right */
+        }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(pairwise_uniform),
+        cmocka_unit_test(pairwise_irregular),
+        cmocka_unit_test(bruck_uniform),
+        cmocka_unit_test(bruck_irregular_falls_back),
+        cmocka_unit_test(auto_threshold),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
