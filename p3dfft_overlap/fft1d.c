@@ -5,6 +5,7 @@
  * execute functions.
  */
 #include <fftw3.h>
+#include <stdio.h>
 
 #include "p3o_internal.h"
 
@@ -134,4 +135,32 @@ void p3o_fft_destroy(p3o_fft_t *f)
             fftwf_destroy_plan(plans[i]);
     }
     f->plan = f->plan_unaligned = NULL;
+}
+
+int p3o_wisdom_import(p3o_precision_t prec, const char *file)
+{
+    FILE *f = fopen(file, "r");
+    if (!f)
+        return P3O_SUCCESS; /* no wisdom yet: it is written after planning */
+    fclose(f);
+    int ok = prec == P3O_DOUBLE ? fftw_import_wisdom_from_filename(file)
+                                : fftwf_import_wisdom_from_filename(file);
+    return ok ? P3O_SUCCESS : p3o_fail(P3O_ERR_FFTW, "cannot read FFTW wisdom from %s", file);
+}
+
+int p3o_wisdom_export(p3o_precision_t prec, const char *file)
+{
+    int ok = prec == P3O_DOUBLE ? fftw_export_wisdom_to_filename(file)
+                                : fftwf_export_wisdom_to_filename(file);
+    return ok ? P3O_SUCCESS : p3o_fail(P3O_ERR_FFTW, "cannot write FFTW wisdom to %s", file);
+}
+
+unsigned p3o_fftw_flags(p3o_planner_t planner)
+{
+    switch (planner) {
+    case P3O_PLANNER_ESTIMATE: return FFTW_ESTIMATE;
+    case P3O_PLANNER_PATIENT:  return FFTW_PATIENT;
+    case P3O_PLANNER_MEASURE:  break;
+    }
+    return FFTW_MEASURE;
 }

@@ -67,8 +67,12 @@ int  p3o_fft_plan(p3o_fft_t *f, p3o_fft_kind_t kind, p3o_precision_t prec, int n
                   void *in, void *out, unsigned flags);
 int  p3o_fft_exec(p3o_fft_t *f, const void *in, void *out);
 void p3o_fft_destroy(p3o_fft_t *f);
-void *p3o_alloc(p3o_precision_t prec, size_t bytes);
+void *p3o_alloc(p3o_precision_t prec, size_t bytes);   /* fftw_malloc / fftwf_malloc */
 void p3o_free(p3o_precision_t prec, void *p);
+unsigned p3o_fftw_flags(p3o_planner_t planner);
+/* Import wisdom from file if it exists; export it (one rank only). */
+int  p3o_wisdom_import(p3o_precision_t prec, const char *file);
+int  p3o_wisdom_export(p3o_precision_t prec, const char *file);
 
 /* -------------------------------------------------------------- plan */
 

@@ -9,7 +9,7 @@ pkgs=(
   # MPI (distributed substrate), engines
   mpich libmpich-dev libucx-dev ucx-utils libibverbs-dev rdma-core ibverbs-providers ibverbs-utils
   # application and tests
-  libfftw3-dev libcmocka-dev valgrind
+  libfftw3-dev libcmocka-dev valgrind clang libclang-rt-14-dev
   # emulated cluster and plots
   iproute2 gnuplot-nox
   # Soft-RoCE guest

@@ -1,18 +1,51 @@
 #!/usr/bin/env bash
 # The README's test command: set up a bare machine and run every test.
-#   1. install the Debian packages (scripts/install-deps.sh)
-#   2. build with warnings as errors
-#   3. run every meson test suite: unit, mpi, progress, ucx, fft, cluster
-#      (network namespaces), verbs (Soft-RoCE guest), ...
-# It ends with one line "tests: N passed, N failed, N skipped" and exits
-# non-zero if anything failed.
-set -euo pipefail
+#
+#   1. install the Debian packages            scripts/install-deps.sh
+#   2. build/       warnings as errors; every suite: unit, mpi, progress,
+#                   ucx, pmpi, fft, fuzz, cluster (network namespaces),
+#                   verbs (Soft-RoCE guest), valgrind (MPI tests at P = 2)
+#   3. build-asan/  ASan + UBSan: the one-host suites again
+#   4. build-tsan/  TSan (clang): the progress-thread suites again
+#
+# Ends with "tests: N passed, N failed, N skipped" over all stages and exits
+# non-zero if anything failed.  NBO_TEST_STAGES="main asan tsan" picks stages;
+# extra arguments go to every `meson test` (e.g. --suite mpi).
+set -uo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
-dir=${NBO_BUILD_DIR:-build}
-scripts/build.sh "$dir" -Dwerror=true
+scripts/install-deps.sh || exit 1
 
+stages=${NBO_TEST_STAGES:-main asan tsan}
+logs=()
 status=0
-meson test -C "$dir" --print-errorlogs "$@" || status=$?
-python3 scripts/test-summary.py "$dir/meson-logs/testlog.json" || status=1
+
+run_stage() { # name builddir test-setup suites... -- build options...
+  local name=$1 dir=$2 setup=$3
+  shift 3
+  local suites=() opts=()
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do suites+=(--suite "$1"); shift; done
+  [ $# -gt 0 ] && shift
+  opts=("$@")
+  echo "=== stage $name ($dir)"
+  if ! scripts/build.sh "$dir" "${opts[@]}"; then
+    echo "stage $name: build FAILED"; status=1; return
+  fi
+  local setup_arg=()
+  [ -n "$setup" ] && setup_arg=(--setup "$setup")
+  meson test -C "$dir" --print-errorlogs "${setup_arg[@]}" "${suites[@]}" "${EXTRA[@]}" || status=1
+  logs+=("$dir/meson-logs/testlog${setup:+-$setup}.json")
+}
+
+EXTRA=("$@")
+for s in $stages; do
+  case $s in
+    main) run_stage main build "" -- -Dwerror=true ;;
+    asan) run_stage asan build-asan asan unit mpi progress ucx pmpi fft fuzz -- \
+            -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug ;;
+    tsan) CC=clang run_stage tsan build-tsan tsan progress ucx -- \
+            -Db_sanitize=thread -Db_lundef=false -Dbuildtype=debug ;;
+    *) echo "unknown stage $s"; exit 2 ;;
+  esac
+done
+python3 scripts/test-summary.py "${logs[@]}" || status=1
 exit $status

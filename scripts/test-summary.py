@@ -11,19 +11,29 @@ import sys
 counts = collections.Counter()
 suites = collections.defaultdict(collections.Counter)
 failed = []
-with open(sys.argv[1]) as f:
-    for line in f:
+import os
+
+lines = []
+for path in sys.argv[1:]:
+    if not os.path.exists(path):
+        print(f"  missing test log {path} (stage did not run)")
+        counts["failed"] += 1
+        continue
+    stage = os.path.basename(os.path.dirname(os.path.dirname(path)))
+    lines += [(stage, l) for l in open(path)]
+if True:
+    for stage, line in lines:
         t = json.loads(line)
         res = t["result"]
         kind = {"OK": "passed", "SKIP": "skipped", "EXPECTEDFAIL": "passed"}.get(res, "failed")
         counts[kind] += 1
-        suite = (t.get("suite") or ["?"])[0].split(":")[-1]
+        suite = stage + "/" + t["name"].split(" / ")[0].split(":")[-1]
         suites[suite][kind] += 1
         if kind == "failed":
-            failed.append(t["name"])
+            failed.append(stage + ": " + t["name"])
 for s in sorted(suites):
     c = suites[s]
-    print(f"  {s:12s} {c['passed']:4d} passed {c['failed']:3d} failed {c['skipped']:3d} skipped")
+    print(f"  {s:22s} {c['passed']:4d} passed {c['failed']:3d} failed {c['skipped']:3d} skipped")
 for name in failed:
     print(f"  FAILED: {name}")
 print(f"tests: {counts['passed']} passed, {counts['failed']} failed, {counts['skipped']} skipped")

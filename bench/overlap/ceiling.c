@@ -1,0 +1,230 @@
+/*
+ * ceiling.c - the testbed's ceiling: the same bytes exchanged with plain
+ * TCP sockets between the same ranks.  The process sleeps in poll() while
+ * the kernel moves the data, so the CPU time it is charged per operation is
+ * the network stack's own cost, which no library can give back to the
+ * application: ceiling overlap = 100 * (1 - cpu / wall).
+ */
+#include "bench.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+struct socket_mesh {
+    int nprocs, rank;
+    int *fd;            /* fd[peer], -1 for self */
+};
+
+typedef struct endpoint {
+    uint32_t addr;      /* network order */
+    uint16_t port;      /* network order */
+    uint16_t ok;
+} endpoint_t;
+
+/* The address peers can reach: the device UCX is told to use
+ * (UCX_NET_DEVICES=eth0 on the emulated cluster), else the first IPv4
+ * interface that is up and not loopback, else loopback (one host). */
+static uint32_t local_address(void)
+{
+    const char *want = getenv("UCX_NET_DEVICES");
+    struct ifaddrs *ifs, *i;
+    uint32_t found = htonl(INADDR_LOOPBACK), first = 0;
+    if (getifaddrs(&ifs) != 0)
+        return found;
+    for (i = ifs; i; i = i->ifa_next) {
+        if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET || !(i->ifa_flags & IFF_UP) ||
+            (i->ifa_flags & IFF_LOOPBACK))
+            continue;
+        uint32_t a = ((struct sockaddr_in *)i->ifa_addr)->sin_addr.s_addr;
+        if (want && strncmp(want, i->ifa_name, strlen(i->ifa_name)) == 0) {
+            found = a;
+            first = 0;
+            break;
+        }
+        if (!first)
+            first = a;
+    }
+    if (first)
+        found = first;
+    freeifaddrs(ifs);
+    return found;
+}
+
+static int write_all(int fd, const void *p, size_t n)
+{
+    const char *c = p;
+    while (n) {
+        ssize_t k = write(fd, c, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return -1;
+        c += k, n -= (size_t)k;
+    }
+    return 0;
+}
+
+static int read_all(int fd, void *p, size_t n)
+{
+    char *c = p;
+    while (n) {
+        ssize_t k = read(fd, c, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return -1;
+        c += k, n -= (size_t)k;
+    }
+    return 0;
+}
+
+socket_mesh_t *socket_mesh_open(MPI_Comm comm, char *why, size_t whylen)
+{
+    socket_mesh_t *s = calloc(1, sizeof *s);
+    MPI_Comm_size(comm, &s->nprocs);
+    MPI_Comm_rank(comm, &s->rank);
+    s->fd = malloc(sizeof(int) * (size_t)s->nprocs);
+    for (int p = 0; p < s->nprocs; p++)
+        s->fd[p] = -1;
+
+    endpoint_t me = {local_address(), 0, 0};
+    int lfd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = me.addr};
+    socklen_t len = sizeof sa;
+    if (lfd >= 0 && bind(lfd, (struct sockaddr *)&sa, sizeof sa) == 0 &&
+        listen(lfd, s->nprocs) == 0 && getsockname(lfd, (struct sockaddr *)&sa, &len) == 0) {
+        me.port = sa.sin_port;
+        me.ok = 1;
+    }
+    endpoint_t *all = malloc(sizeof *all * (size_t)s->nprocs);
+    MPI_Allgather(&me, sizeof me, MPI_BYTE, all, sizeof me, MPI_BYTE, comm);
+
+    /* Lower ranks listen, higher ranks connect (the backlog holds the
+     * connections until they are accepted, so the order cannot deadlock). */
+    int ok = 1;
+    for (int p = 0; p < s->nprocs; p++)
+        ok &= all[p].ok;
+    for (int p = 0; ok && p < s->rank; p++) {
+        int fd = socket(AF_INET, SOCK_STREAM, 0);
+        struct sockaddr_in to = {.sin_family = AF_INET, .sin_addr.s_addr = all[p].addr,
+                                 .sin_port = all[p].port};
+        int32_t r = s->rank;
+        if (fd < 0 || connect(fd, (struct sockaddr *)&to, sizeof to) != 0 ||
+            write_all(fd, &r, sizeof r) != 0) {
+            snprintf(why, whylen, "connect to rank %d (%s): %s", p, inet_ntoa(to.sin_addr),
+                     strerror(errno));
+            ok = 0;
+            if (fd >= 0)
+                close(fd);
+            break;
+        }
+        s->fd[p] = fd;
+    }
+    for (int n = s->rank + 1; ok && n < s->nprocs; n++) {
+        int fd = accept(lfd, NULL, NULL);
+        int32_t r = -1;
+        if (fd < 0 || read_all(fd, &r, sizeof r) != 0 || r <= s->rank || r >= s->nprocs) {
+            snprintf(why, whylen, "accept: %s", strerror(errno));
+            ok = 0;
+            if (fd >= 0)
+                close(fd);
+            break;
+        }
+        s->fd[r] = fd;
+    }
+    if (lfd >= 0)
+        close(lfd);
+    free(all);
+
+    int all_ok = ok;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm);
+    if (!all_ok) {
+        if (ok)
+            snprintf(why, whylen, "another rank could not connect");
+        socket_mesh_close(s);
+        return NULL;
+    }
+    for (int p = 0; p < s->nprocs; p++) {
+        if (s->fd[p] < 0)
+            continue;
+        int one = 1;
+        setsockopt(s->fd[p], IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        fcntl(s->fd[p], F_SETFL, fcntl(s->fd[p], F_GETFL) | O_NONBLOCK);
+    }
+    return s;
+}
+
+void socket_mesh_close(socket_mesh_t *s)
+{
+    if (!s)
+        return;
+    for (int p = 0; p < s->nprocs; p++)
+        if (s->fd[p] >= 0)
+            close(s->fd[p]);
+    free(s->fd);
+    free(s);
+}
+
+int socket_mesh_alltoall(socket_mesh_t *s, buffers_t *b)
+{
+    int P = s->nprocs;
+    size_t n = b->size;
+    size_t *sent = calloc((size_t)P, sizeof *sent), *got = calloc((size_t)P, sizeof *got);
+    struct pollfd *pfd = malloc(sizeof *pfd * (size_t)P);
+    int *peer = malloc(sizeof(int) * (size_t)P);
+    memcpy(b->recv + (size_t)s->rank * n, b->send + (size_t)s->rank * n, n);
+    int rc = 0;
+    for (;;) {
+        int k = 0;
+        for (int p = 0; p < P; p++) {
+            if (s->fd[p] < 0)
+                continue;
+            short ev = (short)((sent[p] < n ? POLLOUT : 0) | (got[p] < n ? POLLIN : 0));
+            if (ev) {
+                pfd[k] = (struct pollfd){.fd = s->fd[p], .events = ev};
+                peer[k++] = p;
+            }
+        }
+        if (k == 0)
+            break;
+        if (poll(pfd, (nfds_t)k, 60000) <= 0) {
+            rc = -1;
+            break;
+        }
+        for (int i = 0; i < k; i++) {
+            int p = peer[i];
+            if (pfd[i].revents & (POLLERR | POLLHUP | POLLNVAL)) {
+                rc = -1;
+                goto out;
+            }
+            if (pfd[i].revents & POLLOUT) {
+                ssize_t w = write(s->fd[p], b->send + (size_t)p * n + sent[p], n - sent[p]);
+                if (w > 0)
+                    sent[p] += (size_t)w;
+            }
+            if (pfd[i].revents & POLLIN) {
+                ssize_t r = read(s->fd[p], b->recv + (size_t)p * n + got[p], n - got[p]);
+                if (r == 0) {
+                    rc = -1;
+                    goto out;
+                }
+                if (r > 0)
+                    got[p] += (size_t)r;
+            }
+        }
+    }
+out:
+    free(sent), free(got), free(pfd), free(peer);
+    return rc;
+}

@@ -1,0 +1,144 @@
+/* methods.c - start/test/wait of each way of doing an all-to-all. */
+#include "bench.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int method_open(method_t *m, MPI_Comm comm, char *why, size_t whylen)
+{
+    why[0] = '\0';
+    for (int i = 0; i < BENCH_MAX_CONC; i++) {
+        m->mreq[i] = MPI_REQUEST_NULL;
+        m->nreq[i] = NBO_REQUEST_NULL;
+    }
+    if (m->kind != METHOD_NBO)
+        return 0;
+
+    int rc = nbo_comm_create(comm, &m->config, &m->comm);
+    /* Creation is collective; make the outcome the same everywhere so a
+     * rank that succeeded does not go on alone. */
+    int worst = rc;
+    MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MIN, comm);
+    if (worst != NBO_SUCCESS) {
+        if (rc == NBO_SUCCESS)
+            nbo_comm_free(&m->comm);
+        m->comm = NBO_COMM_NULL;
+        snprintf(why, whylen, "%s", nbo_strerror(worst));
+        return worst;
+    }
+    nbo_comm_info_t info;
+    if (nbo_comm_query(m->comm, &info) == NBO_SUCCESS) {
+        /* AUTO resolves to something concrete: say what ran. */
+        if (info.engine != m->config.engine || info.progress != m->config.progress)
+            snprintf(why, whylen, "resolved to %s/%s", nbo_engine_name(info.engine),
+                     nbo_progress_name(info.progress));
+        else
+            snprintf(why, whylen, "%s", info.engine_detail);
+    }
+    return 0;
+}
+
+void method_close(method_t *m)
+{
+    if (m->kind == METHOD_NBO && m->comm != NBO_COMM_NULL) {
+        int rc = nbo_comm_free(&m->comm);
+        if (rc != NBO_SUCCESS)
+            fprintf(stderr, "nbo_overlap: nbo_comm_free(%s): %s\n", m->name, nbo_strerror(rc));
+    }
+}
+
+static char *block(char *base, const buffers_t *b, int i)
+{
+    return base + (size_t)i * b->size * (size_t)b->nprocs;
+}
+
+int method_prepare(method_t *m, buffers_t *b, MPI_Comm comm)
+{
+    (void)comm;
+    if (m->kind != METHOD_NBO || !m->persistent)
+        return 0;
+    for (int i = 0; i < m->conc; i++) {
+        int rc = nbo_alltoall_init(block(b->send, b, i), (int)b->size, MPI_BYTE,
+                                   block(b->recv, b, i), (int)b->size, MPI_BYTE, m->comm,
+                                   &m->nreq[i]);
+        if (rc != NBO_SUCCESS) {
+            fprintf(stderr, "nbo_overlap: nbo_alltoall_init: %s\n", nbo_strerror(rc));
+            return rc;
+        }
+    }
+    return 0;
+}
+
+void method_unprepare(method_t *m)
+{
+    if (m->kind != METHOD_NBO || !m->persistent)
+        return;
+    for (int i = 0; i < m->conc; i++)
+        if (m->nreq[i] != NBO_REQUEST_NULL)
+            nbo_request_free(&m->nreq[i]);
+}
+
+int method_start(method_t *m, buffers_t *b, MPI_Comm comm)
+{
+    int n = (int)b->size;
+    for (int i = 0; i < m->conc; i++) {
+        char *s = block(b->send, b, i), *r = block(b->recv, b, i);
+        int rc;
+        switch (m->kind) {
+        case METHOD_BLOCKING:
+            rc = MPI_Alltoall(s, n, MPI_BYTE, r, n, MPI_BYTE, comm);
+            break;
+        case METHOD_MPI_NB:
+            rc = MPI_Ialltoall(s, n, MPI_BYTE, r, n, MPI_BYTE, comm, &m->mreq[i]);
+            break;
+        default:
+            rc = m->persistent ? nbo_start(&m->nreq[i])
+                               : nbo_ialltoall(s, n, MPI_BYTE, r, n, MPI_BYTE, m->comm,
+                                               &m->nreq[i]);
+            if (rc != NBO_SUCCESS)
+                fprintf(stderr, "nbo_overlap: %s start: %s\n", m->name, nbo_strerror(rc));
+            break;
+        }
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
+}
+
+int method_test(method_t *m, int *done)
+{
+    *done = 1;
+    for (int i = 0; i < m->conc; i++) {
+        int flag = 1, rc = 0;
+        if (m->kind == METHOD_MPI_NB)
+            rc = MPI_Test(&m->mreq[i], &flag, MPI_STATUS_IGNORE);
+        else if (m->kind == METHOD_NBO && m->nreq[i] != NBO_REQUEST_NULL)
+            rc = nbo_test(&m->nreq[i], &flag);
+        if (rc != 0)
+            return rc;
+        *done &= flag;
+    }
+    return 0;
+}
+
+int method_wait(method_t *m)
+{
+    switch (m->kind) {
+    case METHOD_BLOCKING:
+        return 0;
+    case METHOD_MPI_NB:
+        /* One by one: gcc takes MPICH's MPI_STATUSES_IGNORE for an array. */
+        for (int i = 0; i < m->conc; i++) {
+            int rc = MPI_Wait(&m->mreq[i], MPI_STATUS_IGNORE);
+            if (rc != MPI_SUCCESS)
+                return rc;
+        }
+        return 0;
+    default: {
+        int rc = nbo_waitall(m->conc, m->nreq);
+        if (rc != NBO_SUCCESS)
+            fprintf(stderr, "nbo_overlap: %s wait: %s\n", m->name, nbo_strerror(rc));
+        return rc;
+    }
+    }
+}

@@ -1,0 +1,395 @@
+/*
+ * nbo_overlap.c - overlap of all-to-all communication with computation
+ * (paper Fig. 5), measured the way the OSU micro-benchmarks do, plus a
+ * stricter work-based figure and the testbed's ceiling.
+ *
+ * Per method and size:
+ *   pure     start + wait, nothing else                       -> Pure Comm.
+ *   OSU      start, busy compute for Pure Comm. of wall time (with -t N test
+ *            calls), wait                                     -> Overlap
+ *   work     start, a fixed amount of work that takes Pure Comm. when run
+ *            alone, wait                                      -> Work ovl
+ * Every figure is the average over ranks of per-rank means, as OSU reports.
+ * See docs/benchmarks.md for the formulas and how to run it.
+ */
+#include "bench.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static MPI_Comm world;
+static int rank, nprocs;
+
+static void die(const char *what, const char *name)
+{
+    fprintf(stderr, "nbo_overlap[%d]: %s failed (%s)\n", rank, what, name);
+    MPI_Abort(world, 1);
+}
+
+/* ----------------------------------------------------------------- data */
+
+static unsigned char pattern(int from, int to, int c, size_t j)
+{
+    return (unsigned char)(from * 131 + to * 17 + c * 7 + (int)(j * 13));
+}
+
+static void fill(buffers_t *b, int conc)
+{
+    for (int c = 0; c < conc; c++)
+        for (int p = 0; p < nprocs; p++) {
+            unsigned char *s =
+                (unsigned char *)b->send + ((size_t)c * (size_t)nprocs + (size_t)p) * b->size;
+            for (size_t j = 0; j < b->size; j++)
+                s[j] = pattern(rank, p, c, j);
+        }
+    memset(b->recv, 0, (size_t)conc * (size_t)nprocs * b->size);
+}
+
+static int verify(const buffers_t *b, int conc)
+{
+    int errors = 0;
+    for (int c = 0; c < conc; c++)
+        for (int p = 0; p < nprocs; p++) {
+            const unsigned char *r =
+                (unsigned char *)b->recv + ((size_t)c * (size_t)nprocs + (size_t)p) * b->size;
+            for (size_t j = 0; j < b->size; j++)
+                if (r[j] != pattern(p, rank, c, j)) {
+                    errors++;
+                    break;
+                }
+        }
+    return errors;
+}
+
+/* ------------------------------------------------------------ averaging */
+
+enum { F_OVERALL, F_COMPUTE, F_INIT, F_TEST, F_WAIT, F_PURE, F_WORK_OVERALL, F_ALONE,
+       F_CPU_PURE, F_CPU_WORK, F_ERRORS, F_N };
+
+static void average(double local[F_N], result_t *r)
+{
+    double sum[F_N];
+    MPI_Reduce(local, sum, F_N, MPI_DOUBLE, MPI_SUM, 0, world);
+    if (rank != 0)
+        return;
+    double *f = sum;
+    for (int i = 0; i < F_N; i++)
+        if (i != F_ERRORS)
+            f[i] /= nprocs;
+    r->overall = f[F_OVERALL], r->compute = f[F_COMPUTE], r->init = f[F_INIT];
+    r->test = f[F_TEST], r->wait = f[F_WAIT], r->pure = f[F_PURE];
+    r->work_overall = f[F_WORK_OVERALL], r->compute_alone = f[F_ALONE];
+    r->cpu_pure = f[F_CPU_PURE], r->cpu_work = f[F_CPU_WORK];
+    r->errors = (int)f[F_ERRORS];
+    if (r->pure > 0 && r->has_overlap) {
+        double o = 100.0 - 100.0 * (r->overall - r->compute) / r->pure;
+        r->overlap = o > 0 ? o : 0; /* OSU clamps at 0 */
+        r->work_overlap = 100.0 * (1.0 - (r->work_overall - r->compute_alone) / r->pure);
+    }
+}
+
+/* ---------------------------------------------------------- measurement */
+
+static void measure(method_t *m, buffers_t *b, const options_t *o, double rate, result_t *r)
+{
+    const int iters = options_iters(o, b->size), skip = options_skip(o, b->size);
+    double f[F_N] = {0};
+    r->iters = iters;
+    r->has_overlap = m->kind != METHOD_BLOCKING;
+
+    fill(b, m->conc);
+    if (method_prepare(m, b, world) != 0)
+        die("prepare", m->name);
+
+    /* Pure communication. */
+    for (int i = 0; i < skip + iters; i++) {
+        MPI_Barrier(world);
+        double t0 = now_s(), c0 = cpu_s();
+        if (method_start(m, b, world) != 0 || method_wait(m) != 0)
+            die("all-to-all", m->name);
+        double t1 = now_s(), c1 = cpu_s();
+        if (i == 0 && o->check)
+            f[F_ERRORS] = verify(b, m->conc);
+        if (i >= skip)
+            f[F_PURE] += t1 - t0, f[F_CPU_PURE] += c1 - c0;
+    }
+    double pure = f[F_PURE] / iters;
+
+    if (r->has_overlap) {
+        /* OSU: compute for as long as this rank's pure latency, by the clock. */
+        for (int i = 0; i < skip + iters; i++) {
+            MPI_Barrier(world);
+            double t0 = now_s();
+            if (method_start(m, b, world) != 0)
+                die("start", m->name);
+            double t1 = now_s();
+            double test = compute_for_time(pure, m, o->tests);
+            double t2 = now_s();
+            if (method_wait(m) != 0)
+                die("wait", m->name);
+            double t3 = now_s();
+            if (i >= skip) {
+                f[F_OVERALL] += t3 - t0, f[F_INIT] += t1 - t0;
+                f[F_COMPUTE] += t2 - t1 - test, f[F_TEST] += test, f[F_WAIT] += t3 - t2;
+            }
+        }
+        /* Work-based: the amount of work that takes `pure` alone, timed alone
+         * right here so that both runs see the same machine. */
+        double units = pure * rate;
+        int alone_reps = iters < 5 ? iters : 5;
+        for (int i = 0; i < alone_reps; i++) {
+            MPI_Barrier(world);
+            double t0 = now_s();
+            compute_work(units, NULL, o->tests);
+            f[F_ALONE] += now_s() - t0;
+        }
+        f[F_ALONE] = f[F_ALONE] / alone_reps * iters; /* scaled like the sums */
+        for (int i = 0; i < skip + iters; i++) {
+            MPI_Barrier(world);
+            double t0 = now_s(), c0 = cpu_s();
+            if (method_start(m, b, world) != 0)
+                die("start", m->name);
+            compute_work(units, m, o->tests);
+            if (method_wait(m) != 0)
+                die("wait", m->name);
+            if (i >= skip)
+                f[F_WORK_OVERALL] += now_s() - t0, f[F_CPU_WORK] += cpu_s() - c0;
+        }
+    }
+    method_unprepare(m);
+    for (int i = 0; i < F_N; i++)
+        if (i != F_ERRORS)
+            f[i] = f[i] * 1e6 / iters; /* us per operation */
+    average(f, r);
+}
+
+static void measure_ceiling(socket_mesh_t *s, buffers_t *b, const options_t *o, result_t *r)
+{
+    const int iters = options_iters(o, b->size), skip = options_skip(o, b->size);
+    double f[F_N] = {0};
+    r->iters = iters;
+    r->has_overlap = 1;
+    fill(b, 1);
+    for (int i = 0; i < skip + iters; i++) {
+        MPI_Barrier(world);
+        double t0 = now_s(), c0 = cpu_s();
+        if (socket_mesh_alltoall(s, b) != 0)
+            die("socket exchange", "ceiling");
+        double t1 = now_s(), c1 = cpu_s();
+        if (i == 0 && o->check)
+            f[F_ERRORS] = verify(b, 1);
+        if (i >= skip)
+            f[F_PURE] += t1 - t0, f[F_CPU_PURE] += c1 - c0;
+    }
+    for (int i = 0; i < F_N; i++)
+        if (i != F_ERRORS)
+            f[i] = f[i] * 1e6 / iters;
+    f[F_OVERALL] = f[F_WORK_OVERALL] = f[F_PURE];
+    f[F_CPU_WORK] = f[F_CPU_PURE];
+    average(f, r);
+    if (rank == 0 && r->pure > 0) {
+        /* What the kernel's TCP work leaves to the application. */
+        r->work_overlap = 100.0 * (1.0 - r->cpu_pure / r->pure);
+        r->overlap = r->work_overlap;
+        r->compute_alone = r->pure - r->cpu_pure;
+    }
+}
+
+/* -------------------------------------------------------------- methods */
+
+static int build_methods(const options_t *o, method_t *ms, int max)
+{
+    int n = 0;
+    char suffix[40] = "";
+    if (o->label)
+        snprintf(suffix, sizeof suffix, "+%s", o->label);
+    if (o->blocking && n < max) {
+        ms[n] = (method_t){.kind = METHOD_BLOCKING, .conc = o->concurrency};
+        snprintf(ms[n++].name, sizeof ms[0].name, "MPI_Alltoall%s", suffix);
+    }
+    if (o->mpi_nb && n < max) {
+        ms[n] = (method_t){.kind = METHOD_MPI_NB, .conc = o->concurrency};
+        snprintf(ms[n++].name, sizeof ms[0].name, "MPI_Ialltoall%s", suffix);
+    }
+    if (!o->nbo)
+        return n;
+
+    /* NBO_ENGINE / NBO_PROGRESS in the environment narrow the sweep unless
+     * -e / -P say otherwise. */
+    const char *engines = o->only_engine, *modes = o->only_progress;
+    const char *env_e = getenv("NBO_ENGINE"), *env_p = getenv("NBO_PROGRESS");
+    if (!engines && env_e && *env_e && strcmp(env_e, "auto") != 0)
+        engines = env_e;
+    if (!modes && env_p && *env_p && strcmp(env_p, "auto") != 0)
+        modes = env_p;
+
+    const nbo_engine_kind_t kinds[] = {NBO_ENGINE_MPI, NBO_ENGINE_UCX, NBO_ENGINE_VERBS};
+    const nbo_progress_mode_t progs[] = {NBO_PROGRESS_INLINE, NBO_PROGRESS_THREAD};
+    int nwin = o->nwindows ? o->nwindows : 1;
+    for (int e = 0; e < 3; e++) {
+        if (!options_wants(engines, nbo_engine_name(kinds[e])))
+            continue;
+        for (int p = 0; p < 2; p++) {
+            if (!options_wants(modes, nbo_progress_name(progs[p])))
+                continue;
+            for (int w = 0; w < nwin && n < max; w++) {
+                method_t *m = &ms[n++];
+                *m = (method_t){.kind = METHOD_NBO, .conc = o->concurrency,
+                                .persistent = o->persistent};
+                nbo_config_init(&m->config);
+                if (nbo_config_from_env(&m->config) != NBO_SUCCESS)
+                    die("reading NBO_* variables", "nbo_config_from_env");
+                m->config.engine = kinds[e];
+                m->config.progress = progs[p];
+                int len = snprintf(m->name, sizeof m->name, "nbo:%s/%s", nbo_engine_name(kinds[e]),
+                                   nbo_progress_name(progs[p]));
+                if (o->nwindows) {
+                    m->config.window = o->windows[w];
+                    snprintf(m->name + len, sizeof m->name - (size_t)len, "/W%d", o->windows[w]);
+                }
+            }
+        }
+    }
+    return n;
+}
+
+static void fill_ids(result_t *r, const method_t *m, size_t size)
+{
+    memset(r, 0, sizeof *r);
+    snprintf(r->method, sizeof r->method, "%s", m ? m->name : "ceiling");
+    r->size = size;
+    r->conc = m ? m->conc : 1;
+    r->window = m && m->kind == METHOD_NBO ? m->config.window : 0;
+    snprintf(r->engine, sizeof r->engine, "%s",
+             !m ? "sockets" : m->kind == METHOD_NBO ? nbo_engine_name(m->config.engine) : "mpich");
+    snprintf(r->progress, sizeof r->progress, "%s",
+             !m ? "kernel" : m->kind == METHOD_NBO ? nbo_progress_name(m->config.progress) : "-");
+}
+
+/* ----------------------------------------------------------------- main */
+
+int main(int argc, char **argv)
+{
+    int provided;
+    /* The progress thread needs MPI_THREAD_MULTIPLE; ask for it for every
+     * method so that all rows run under the same MPI. */
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    world = MPI_COMM_WORLD;
+    MPI_Comm_rank(world, &rank);
+    MPI_Comm_size(world, &nprocs);
+
+    options_t o;
+    int prc = options_parse(argc, argv, &o, rank);
+    if (prc != 0) {
+        MPI_Finalize();
+        return prc > 0 ? 0 : 2;
+    }
+
+    FILE *csv = NULL;
+    if (rank == 0 && o.csv_path) {
+        csv = fopen(o.csv_path, "w");
+        if (!csv) {
+            perror(o.csv_path);
+            MPI_Abort(world, 1);
+        }
+        report_csv_header(csv);
+    }
+
+    size_t maxbytes = (size_t)o.concurrency * (size_t)nprocs * o.max_size;
+    buffers_t b = {.send = malloc(maxbytes), .recv = malloc(maxbytes), .nprocs = nprocs};
+    if (!b.send || !b.recv)
+        die("malloc", "buffers");
+
+    double rate = compute_calibrate();
+    if (rank == 0) {
+        const char *tls = getenv("UCX_TLS");
+        printf("# nbo_overlap (libnbo %s): %d ranks, MPI thread level %s, UCX_TLS=%s\n",
+               nbo_version(), nprocs,
+               provided == MPI_THREAD_MULTIPLE ? "multiple" : "below multiple",
+               tls ? tls : "(default)");
+        printf("# sizes %zu..%zu B per peer, iterations %d/%d (warm-up %d/%d) small/large, "
+               "%d test calls, %d concurrent, work %.0f Msteps/s\n",
+               o.min_size, o.max_size, o.iters_small, o.iters_large, o.skip_small, o.skip_large,
+               o.tests, o.concurrency, rate / 1e6);
+        fflush(stdout);
+    }
+
+    int maxrows = 64 * 32;
+    result_t *rows = calloc((size_t)maxrows, sizeof *rows);
+    int nrows = 0;
+
+    /* The ceiling first: it also shows that the network works. */
+    if (o.ceiling) {
+        char why[160] = "";
+        socket_mesh_t *mesh = socket_mesh_open(world, why, sizeof why);
+        if (!mesh) {
+            if (rank == 0)
+                printf("\n# ceiling (plain TCP sockets): skipped: %s\n", why);
+        } else {
+            if (rank == 0)
+                report_header(stdout, "ceiling", "plain TCP sockets; Overlap = 100 * (1 - CPU / wall)");
+            for (size_t s = o.min_size; s <= o.max_size && nrows < maxrows; s *= 2) {
+                b.size = s;
+                result_t *r = &rows[nrows++];
+                fill_ids(r, NULL, s);
+                measure_ceiling(mesh, &b, &o, r);
+                if (rank == 0) {
+                    report_row(stdout, r);
+                    fflush(stdout);
+                    if (csv)
+                        report_csv_row(csv, r), fflush(csv);
+                }
+            }
+            socket_mesh_close(mesh);
+        }
+    }
+
+    method_t ms[64];
+    int nm = build_methods(&o, ms, 64);
+    for (int i = 0; i < nm; i++) {
+        method_t *m = &ms[i];
+        char why[160];
+        int rc = method_open(m, world, why, sizeof why);
+        if (rank == 0) {
+            if (rc != 0)
+                printf("\n# %s: skipped: nbo_comm_create: %s\n", m->name, why);
+            else
+                report_header(stdout, m->name, why);
+            fflush(stdout);
+        }
+        if (rc != 0)
+            continue;
+        for (size_t s = o.min_size; s <= o.max_size && nrows < maxrows; s *= 2) {
+            b.size = s;
+            result_t *r = &rows[nrows++];
+            fill_ids(r, m, s);
+            measure(m, &b, &o, rate, r);
+            if (rank == 0) {
+                report_row(stdout, r);
+                fflush(stdout);
+                if (csv)
+                    report_csv_row(csv, r), fflush(csv);
+            }
+        }
+        method_close(m);
+    }
+
+    int errors = 0;
+    if (rank == 0) {
+        for (int i = 0; i < nrows; i++)
+            errors += rows[i].errors;
+        if (o.verdict)
+            report_verdicts(stdout, rows, nrows);
+        if (errors)
+            printf("# DATA ERRORS: %d blocks received wrong\n", errors);
+        if (csv)
+            fclose(csv);
+    }
+    free(rows);
+    free(b.send);
+    free(b.recv);
+    MPI_Bcast(&errors, 1, MPI_INT, 0, world);
+    MPI_Finalize();
+    return errors ? 1 : 0;
+}

@@ -1,0 +1,146 @@
+/* options.c - command line of nbo_overlap (OSU-like letters where OSU has them). */
+#include "bench.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: nbo_overlap [options]\n"
+        "  -m MIN:MAX   bytes per peer, powers of two (K/M suffixes; default 1:4M)\n"
+        "  -i N         timed iterations for every size (default 50 small, 10 large)\n"
+        "  -x N         warm-up iterations for every size (default 5 small, 2 large)\n"
+        "  -O           OSU's counts: 1000/100 iterations, 200/10 warm-up (large > 8K)\n"
+        "  -t N         N test calls spread over the compute (paper Table I)\n"
+        "  -c C         C concurrent all-to-alls per operation (paper Fig. 10)\n"
+        "  -W W1,W2,..  window sweep for nbo (paper Fig. 6; default: the library's)\n"
+        "  -p           nbo persistent requests (nbo_alltoall_init + nbo_start)\n"
+        "  -M LIST      methods: alltoall,ialltoall,nbo,ceiling (default all)\n"
+        "  -e LIST      nbo engines to try: mpi,ucx,verbs (default all)\n"
+        "  -P LIST      nbo progress modes to try: inline,thread (default both)\n"
+        "  -L LABEL     name suffix for the MPI rows, e.g. async (MPIR_CVAR_ASYNC_PROGRESS=1)\n"
+        "  -o FILE      write the results as CSV (rank 0)\n"
+        "  -V           no verdict lines\n"
+        "  -h           this help\n");
+}
+
+static size_t parse_size(const char *s)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (*end == 'k' || *end == 'K')
+        v *= 1024;
+    else if (*end == 'm' || *end == 'M')
+        v *= 1024 * 1024;
+    return v < 1 ? 0 : (size_t)v;
+}
+
+static int has_word(const char *list, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = list; p && *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == n && strncmp(p, word, n) == 0)
+            return 1;
+        p = e ? e + 1 : NULL;
+    }
+    return 0;
+}
+
+int options_parse(int argc, char **argv, options_t *o, int rank)
+{
+    memset(o, 0, sizeof *o);
+    o->min_size = 1;
+    o->max_size = 4u << 20;
+    o->iters_small = 50, o->iters_large = 10;
+    o->skip_small = 5, o->skip_large = 2;
+    o->large_size = 8192;
+    o->concurrency = 1;
+    o->ceiling = o->blocking = o->mpi_nb = o->nbo = 1;
+    o->verdict = 1;
+    o->check = 1;
+
+    int c;
+    opterr = 0;
+    while ((c = getopt(argc, argv, "m:i:x:Ot:c:W:pM:e:P:L:o:Vh")) != -1) {
+        switch (c) {
+        case 'm': {
+            const char *colon = strchr(optarg, ':');
+            o->min_size = parse_size(optarg);
+            o->max_size = colon ? parse_size(colon + 1) : o->min_size;
+            break;
+        }
+        case 'i': o->iters_small = o->iters_large = atoi(optarg); break;
+        case 'x': o->skip_small = o->skip_large = atoi(optarg); break;
+        case 'O':
+            o->iters_small = 1000, o->iters_large = 100;
+            o->skip_small = 200, o->skip_large = 10;
+            break;
+        case 't': o->tests = atoi(optarg); break;
+        case 'c': o->concurrency = atoi(optarg); break;
+        case 'W':
+            for (char *p = optarg; p && *p && o->nwindows < BENCH_MAX_WINDOWS;) {
+                o->windows[o->nwindows++] = atoi(p);
+                p = strchr(p, ',');
+                p = p ? p + 1 : NULL;
+            }
+            break;
+        case 'p': o->persistent = 1; break;
+        case 'M':
+            o->blocking = has_word(optarg, "alltoall");
+            o->mpi_nb = has_word(optarg, "ialltoall");
+            o->nbo = has_word(optarg, "nbo");
+            o->ceiling = has_word(optarg, "ceiling");
+            break;
+        case 'e': o->only_engine = optarg; break;
+        case 'P': o->only_progress = optarg; break;
+        case 'L': o->label = optarg; break;
+        case 'o': o->csv_path = optarg; break;
+        case 'V': o->verdict = 0; break;
+        case 'h':
+            if (rank == 0)
+                usage(stdout);
+            return 1;
+        default:
+            if (rank == 0) {
+                fprintf(stderr, "nbo_overlap: bad option -%c\n", optopt);
+                usage(stderr);
+            }
+            return -1;
+        }
+    }
+    if (o->min_size == 0 || o->max_size < o->min_size || o->max_size > (1u << 30) ||
+        o->iters_small < 1 || o->iters_large < 1 || o->skip_small < 0 ||
+        o->tests < 0 || o->concurrency < 1 || o->concurrency > BENCH_MAX_CONC) {
+        if (rank == 0)
+            fprintf(stderr, "nbo_overlap: bad sizes, counts or concurrency (1..%d)\n",
+                    BENCH_MAX_CONC);
+        return -1;
+    }
+    for (int i = 0; i < o->nwindows; i++)
+        if (o->windows[i] < 1) {
+            if (rank == 0)
+                fprintf(stderr, "nbo_overlap: windows must be >= 1\n");
+            return -1;
+        }
+    return 0;
+}
+
+int options_iters(const options_t *o, size_t size)
+{
+    return size > o->large_size ? o->iters_large : o->iters_small;
+}
+
+int options_skip(const options_t *o, size_t size)
+{
+    return size > o->large_size ? o->skip_large : o->skip_small;
+}
+
+int options_wants(const char *list, const char *word)
+{
+    return list == NULL || has_word(list, word);
+}

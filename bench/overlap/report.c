@@ -1,0 +1,113 @@
+/* report.c - OSU-layout table, CSV rows and the verdict lines. */
+#include "bench.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define W 14
+
+void report_header(FILE *out, const char *method, const char *detail)
+{
+    fprintf(out, "\n# %s%s%s%s\n", method, detail && *detail ? " (" : "", detail ? detail : "",
+            detail && *detail ? ")" : "");
+    fprintf(out, "# Overall = Init + Compute + Test + Wait; Overlap = max(0, 100 - 100 * "
+                 "(Overall - Compute) / Pure Comm.)\n");
+    fprintf(out, "# Work ovl = 100 * (1 - (Overall(work) - Compute alone) / Pure Comm.); "
+                 "CPU = process CPU time per operation\n");
+    fprintf(out, "%-10s%*s%*s%*s%*s%*s%*s%*s%*s%*s%*s\n", "# Size", W, "Overall(us)", W,
+            "Compute(us)", W, "Init(us)", W, "Test(us)", W, "Wait(us)", W, "Pure Comm.(us)", W,
+            "Overlap(%)", W, "Work ovl(%)", W, "CPU pure(us)", W, "CPU work(us)");
+}
+
+static void cell(FILE *out, double v, int shown)
+{
+    if (shown)
+        fprintf(out, "%*.2f", W, v);
+    else
+        fprintf(out, "%*s", W, "-");
+}
+
+void report_row(FILE *out, const result_t *r)
+{
+    int o = r->has_overlap; /* MPI_Alltoall has only a latency */
+    fprintf(out, "%-10zu", r->size);
+    cell(out, r->overall, o);
+    cell(out, r->compute, o);
+    cell(out, r->init, o);
+    cell(out, r->test, o);
+    cell(out, r->wait, o);
+    cell(out, r->pure, 1);
+    cell(out, r->overlap, o);
+    cell(out, r->work_overlap, o);
+    cell(out, r->cpu_pure, 1);
+    cell(out, r->cpu_work, o);
+    fprintf(out, "%s\n", r->errors ? "  DATA ERRORS" : "");
+}
+
+void report_csv_header(FILE *csv)
+{
+    fprintf(csv, "method,engine,progress,window,concurrency,size,iterations,overall_us,"
+                 "compute_us,init_us,test_us,wait_us,pure_us,overlap_pct,work_overall_us,"
+                 "compute_alone_us,work_overlap_pct,cpu_pure_us,cpu_work_us,errors\n");
+}
+
+void report_csv_row(FILE *csv, const result_t *r)
+{
+    fprintf(csv, "%s,%s,%s,%d,%d,%zu,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.2f,%.3f,%.3f,%.2f,%.3f,%.3f,%d\n",
+            r->method, r->engine, r->progress, r->window, r->conc, r->size, r->iters, r->overall,
+            r->compute, r->init, r->test, r->wait, r->pure, r->overlap, r->work_overall,
+            r->compute_alone, r->work_overlap, r->cpu_pure, r->cpu_work, r->errors);
+}
+
+static void size_name(size_t s, char *buf, size_t len)
+{
+    if (s >= (1u << 20) && s % (1u << 20) == 0)
+        snprintf(buf, len, "%zu MiB", s >> 20);
+    else if (s >= 1024 && s % 1024 == 0)
+        snprintf(buf, len, "%zu KiB", s >> 10);
+    else
+        snprintf(buf, len, "%zu B", s);
+}
+
+/* One line per size: the best nbo row (by work overlap) against MPICH. */
+void report_verdicts(FILE *out, const result_t *rows, int n)
+{
+    fprintf(out, "\n# Verdict (best nbo row per size by work-based overlap)\n");
+    for (int i = 0; i < n; i++) {
+        size_t size = rows[i].size;
+        int seen = 0;
+        for (int j = 0; j < i; j++)
+            seen |= rows[j].size == size;
+        if (seen)
+            continue;
+        const result_t *nbo = NULL, *blocking = NULL, *mpi = NULL, *ceiling = NULL;
+        for (int j = i; j < n; j++) {
+            const result_t *r = &rows[j];
+            if (r->size != size)
+                continue;
+            if (strncmp(r->method, "nbo:", 4) == 0 && (!nbo || r->work_overlap > nbo->work_overlap))
+                nbo = r;
+            else if (strcmp(r->method, "MPI_Alltoall") == 0)
+                blocking = r;
+            else if (strcmp(r->method, "MPI_Ialltoall") == 0)
+                mpi = r;
+            else if (strcmp(r->method, "ceiling") == 0)
+                ceiling = r;
+        }
+        char sz[32];
+        size_name(size, sz, sizeof sz);
+        fprintf(out, "%s:", sz);
+        if (nbo)
+            fprintf(out, " %s %.0f %% work overlap (OSU %.0f %%)", nbo->method + 4,
+                    nbo->work_overlap, nbo->overlap);
+        else
+            fprintf(out, " no nbo row");
+        if (ceiling)
+            fprintf(out, " (ceiling %.0f %%)", ceiling->work_overlap);
+        if (mpi)
+            fprintf(out, " vs MPI_Ialltoall %.0f %% (OSU %.0f %%)", mpi->work_overlap, mpi->overlap);
+        if (nbo && blocking && blocking->pure > 0)
+            fprintf(out, ", latency %.2fx MPI_Alltoall", nbo->pure / blocking->pure);
+        fprintf(out, "\n");
+    }
+}

@@ -1,0 +1,279 @@
+/*
+ * ucx_endpoint.c - open and close: a communicator id agreed by all ranks,
+ * worker addresses exchanged over MPI, one endpoint per peer.
+ *
+ * Collective steps never depend on a local failure: a rank that failed
+ * still takes part, and every rank learns the outcome from an allreduce.
+ */
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "progress.h"
+#include "ucx_engine.h"
+
+/* Min over ranks of a local result (NBO codes are <= 0). */
+static int agree(MPI_Comm comm, int rc)
+{
+    int all = rc;
+    if (MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
+        return NBO_ERR_MPI;
+    return all;
+}
+
+/* The lowest id free on every rank.  Another thread of this process may
+ * take the id between the allreduce and our claim: then all ranks retry. */
+static int agree_cid(MPI_Comm comm, unsigned *out)
+{
+    enum { WORDS = UCX_MAX_COMMS / 64 };
+    for (;;) {
+        uint64_t mine[WORDS], all[WORDS];
+        nbo_lock();
+        memcpy(mine, ucx_g.cids, sizeof(mine));
+        nbo_unlock();
+        if (MPI_Allreduce(mine, all, WORDS, MPI_UINT64_T, MPI_BOR, comm) != MPI_SUCCESS)
+            return NBO_ERR_MPI;
+        unsigned cid = UCX_MAX_COMMS;
+        for (unsigned i = 0; i < UCX_MAX_COMMS && cid == UCX_MAX_COMMS; i++)
+            if (!(all[i / 64] >> (i % 64) & 1))
+                cid = i;
+        if (cid == UCX_MAX_COMMS)
+            return NBO_ERR_ENGINE; /* the same on every rank */
+        nbo_lock();
+        int ok = !(ucx_g.cids[cid / 64] >> (cid % 64) & 1);
+        if (ok)
+            ucx_g.cids[cid / 64] |= 1ull << (cid % 64);
+        nbo_unlock();
+        int all_ok = ok;
+        if (MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
+            return NBO_ERR_MPI;
+        if (all_ok) {
+            *out = cid;
+            return NBO_SUCCESS;
+        }
+        if (ok) {
+            nbo_lock();
+            ucx_g.cids[cid / 64] &= ~(1ull << (cid % 64));
+            nbo_unlock();
+        }
+    }
+}
+
+static void cid_release(unsigned cid)
+{
+    ucx_g.cids[cid / 64] &= ~(1ull << (cid % 64));
+}
+
+/* The peer's endpoint broke (it died, or the link did).  UCX completes what
+ * is outstanding on it with errors; later posts to it fail at once. */
+static void ep_error(void *arg, ucp_ep_h ep, ucs_status_t status)
+{
+    (void)ep;
+    ucx_peer_t *p = arg;
+    if (!p->failed)
+        p->failed = ucx_status(status) == NBO_ERR_TRANSPORT ? NBO_ERR_TRANSPORT : NBO_ERR_PEER;
+}
+
+typedef struct {
+    uint64_t host_key;
+    uint64_t addr_len;
+} ucx_hello_t;
+
+/* Create an endpoint to every rank (lock held). */
+static int connect_all(nbo_engine_comm_t *ec, const ucx_hello_t *hello, const char *addrs,
+                       const int *displs)
+{
+    for (int r = 0; r < ec->size; r++) {
+        ucx_peer_t *p = &ec->peers[r];
+        p->ec = ec;
+        p->rank = r;
+        /* Error handling PEER makes UCX drop transports that cannot report
+         * a dead peer, which shared memory cannot: between processes that
+         * could use shared memory we keep it (a dead local peer then shows
+         * as NBO_ERR_TIMEOUT), unless NBO_UCX_PEER_ERRORS=1.  self has no
+         * peer-failure support at all. */
+        int same_host = hello[r].host_key == ucx_g.host_key;
+        p->peer_err = r != ec->rank && (ucx_g.peer_errors || !same_host || !ucx_g.have_shm);
+        ucp_ep_params_t ep = {
+            .field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE,
+            .address = (const ucp_address_t *)(addrs + displs[r]),
+            .err_mode = p->peer_err ? UCP_ERR_HANDLING_MODE_PEER : UCP_ERR_HANDLING_MODE_NONE,
+        };
+        if (p->peer_err) {
+            ep.field_mask |= UCP_EP_PARAM_FIELD_ERR_HANDLER;
+            ep.err_handler.cb = ep_error;
+            ep.err_handler.arg = p;
+        }
+        if (ucp_ep_create(ucx_g.worker, &ep, &p->ep) != UCS_OK) {
+            p->ep = NULL;
+            return NBO_ERR_ENGINE;
+        }
+    }
+    return NBO_SUCCESS;
+}
+
+/* Close every endpoint, flushing healthy ones, and wait for it (lock
+ * held; dropped between progress calls so other threads get in). */
+static void disconnect_all(nbo_engine_comm_t *ec)
+{
+    int n = ec->peers ? ec->size : 0;
+    void **reqs = calloc((size_t)n + 1, sizeof(*reqs));
+    int pending = 0;
+    for (int r = 0; r < n; r++) {
+        ucx_peer_t *p = &ec->peers[r];
+        if (!p->ep)
+            continue;
+        ucp_request_param_t prm = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS};
+        /* A broken endpoint can only be forced closed; forcing needs PEER
+         * mode on both sides. */
+        prm.flags = p->failed && p->peer_err ? UCP_EP_CLOSE_FLAG_FORCE : 0;
+        void *req = ucp_ep_close_nbx(p->ep, &prm);
+        p->ep = NULL;
+        if (UCS_PTR_IS_PTR(req)) {
+            if (reqs) {
+                reqs[r] = req;
+                pending++;
+            } else {
+                ucp_request_free(req); /* UCX finishes the close by itself */
+            }
+        }
+    }
+    double start = 0;
+    for (int spins = 0; pending > 0; spins++) {
+        ucx_drain(ec);
+        for (int r = 0; r < n; r++)
+            if (reqs[r] && ucp_request_check_status(reqs[r]) != UCS_INPROGRESS) {
+                ucp_request_free(reqs[r]);
+                reqs[r] = NULL;
+                pending--;
+            }
+        if (pending == 0)
+            break;
+        if (spins == 0)
+            start = ucx_now();
+        else if ((ucx_now() - start) * 1e3 > UCX_CLOSE_MS)
+            break; /* a peer that never answers: UCX frees it with the worker */
+        nbo_unlock();
+        sched_yield();
+        nbo_lock();
+    }
+    for (int r = 0; r < n; r++)
+        if (reqs && reqs[r])
+            ucp_request_free(reqs[r]);
+    free(reqs);
+}
+
+/* Operations cancel() gave up on still point at ec: detach them. */
+static void detach_orphans(nbo_engine_comm_t *ec)
+{
+    for (ucx_op_t *op = ec->posted; op; op = op->next)
+        op->ec = NULL;
+    ec->posted = NULL;
+    for (ucx_op_t *op = ucx_g.done_head; op; op = op->qnext)
+        if (op->ec == ec)
+            op->ec = NULL;
+}
+
+static void destroy(nbo_engine_comm_t *ec, int have_cid)
+{
+    nbo_lock();
+    if (ec->peers)
+        disconnect_all(ec);
+    detach_orphans(ec);
+    if (have_cid)
+        cid_release(ec->cid);
+    ucx_shared_release();
+    nbo_unlock();
+    free(ec->peers);
+    free(ec);
+}
+
+int ucx_engine_open(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t **out)
+{
+    (void)cfg;
+    *out = NULL;
+    nbo_engine_comm_t *ec = calloc(1, sizeof(*ec));
+    int rc = ec ? NBO_SUCCESS : NBO_ERR_NOMEM;
+    if (ec) {
+        ec->comm = comm;
+        MPI_Comm_size(comm, &ec->size);
+        MPI_Comm_rank(comm, &ec->rank);
+        if ((unsigned)ec->size > UCX_MAX_RANKS)
+            rc = NBO_ERR_ENGINE; /* the rank field of the tag is too small */
+    }
+    int shared = 0;
+    if (rc == NBO_SUCCESS) {
+        nbo_lock();
+        rc = ucx_shared_acquire();
+        nbo_unlock();
+        shared = rc == NBO_SUCCESS;
+    }
+    rc = agree(comm, rc);
+    if (rc == NBO_SUCCESS)
+        rc = agree_cid(comm, &ec->cid);
+    if (rc != NBO_SUCCESS)
+        goto fail_early;
+
+    /* Worker addresses: lengths first, then the addresses themselves. */
+    int P = ec->size;
+    ucx_hello_t mine = {ucx_g.host_key, ucx_g.addr_len};
+    ucx_hello_t *hello = malloc((size_t)P * sizeof(*hello));
+    int *counts = malloc((size_t)P * sizeof(int)), *displs = malloc((size_t)P * sizeof(int));
+    ec->peers = calloc((size_t)P, sizeof(*ec->peers));
+    char *addrs = NULL;
+    rc = hello && counts && displs && ec->peers ? NBO_SUCCESS : NBO_ERR_NOMEM;
+    rc = agree(comm, rc);
+    if (rc == NBO_SUCCESS &&
+        MPI_Allgather(&mine, sizeof(mine), MPI_BYTE, hello, sizeof(mine), MPI_BYTE, comm) != MPI_SUCCESS)
+        rc = NBO_ERR_MPI;
+    if (rc == NBO_SUCCESS) {
+        size_t total = 0;
+        for (int r = 0; r < P; r++) {
+            if (hello[r].addr_len > (uint64_t)(INT32_MAX / 2) || total > (size_t)INT32_MAX / 2)
+                rc = NBO_ERR_OVERFLOW;
+            counts[r] = (int)hello[r].addr_len;
+            displs[r] = (int)total;
+            total += hello[r].addr_len;
+        }
+        addrs = malloc(total ? total : 1);
+        if (!addrs && rc == NBO_SUCCESS)
+            rc = NBO_ERR_NOMEM;
+        rc = agree(comm, rc);
+    }
+    if (rc == NBO_SUCCESS && MPI_Allgatherv(ucx_g.addr, (int)ucx_g.addr_len, MPI_BYTE, addrs,
+                                            counts, displs, MPI_BYTE, comm) != MPI_SUCCESS)
+        rc = NBO_ERR_MPI;
+    if (rc == NBO_SUCCESS) {
+        nbo_lock();
+        rc = connect_all(ec, hello, addrs, displs);
+        nbo_unlock();
+    }
+    free(hello);
+    free(counts);
+    free(displs);
+    free(addrs);
+    if (rc != NBO_SUCCESS) {
+        destroy(ec, 1); /* local: the core agrees on the result and closes the others */
+        return rc;
+    }
+    *out = ec;
+    return NBO_SUCCESS;
+
+fail_early:
+    if (ec) {
+        if (shared) {
+            nbo_lock();
+            ucx_shared_release();
+            nbo_unlock();
+        }
+        free(ec);
+    }
+    return rc;
+}
+
+/* Called without the core lock, with no request live on ec. */
+void ucx_engine_close(nbo_engine_comm_t *ec)
+{
+    if (ec)
+        destroy(ec, 1);
+}

@@ -1,0 +1,149 @@
+/*
+ * ucx_engine.h - the UCX (UCP tag-matching) engine.  Internal.
+ *
+ * One UCP context and one worker per process, shared by every nbo
+ * communicator that uses this engine (refcounted), so the progress thread
+ * sleeps on one descriptor.  Each communicator has its own endpoints to its
+ * peers' workers and a communicator id agreed across its ranks; the id, the
+ * collective's sequence number (x->tag) and the sender's rank form the
+ * 64-bit UCP tag, matched with a full mask:
+ *
+ *     63        52 51                      20 19           0
+ *    [ comm id 12 ][   collective tag 32     ][ src rank 20 ]
+ *
+ * State shared with the core (ucx_g, every communicator) is guarded by the
+ * core's progress lock: the ops are called with it held, and open/close/
+ * probe, which the core calls without it, take it around worker calls.  So
+ * the worker runs in UCS_THREAD_MODE_SERIALIZED.
+ */
+#ifndef NBO_UCX_ENGINE_H
+#define NBO_UCX_ENGINE_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <ucp/api/ucp.h>
+
+#include "../engine.h"
+
+#define UCX_CID_BITS  12
+#define UCX_TAG_BITS  32
+#define UCX_RANK_BITS 20
+#define UCX_MAX_COMMS (1u << UCX_CID_BITS)
+#define UCX_MAX_RANKS (1u << UCX_RANK_BITS)
+
+/* Buffers whose largest SEND/RECV moves at least this many bytes are
+ * registered at plan_attach; smaller messages go eagerly through UCX's
+ * bounce buffers, where a registration buys nothing. */
+#define UCX_REG_MIN (16u * 1024u)
+
+/* How long cancel() lets withdrawn operations finish before it closes the
+ * endpoint under them, and how long close() waits for endpoints to flush. */
+#define UCX_CANCEL_MS 50
+#define UCX_CLOSE_MS  10000
+
+/* One posted SEND or RECV task. */
+typedef struct ucx_op {
+    nbo_exec_t              *x;      /* NULL once cancel() gave up on it */
+    int                      task;
+    int                      peer;
+    int                      status; /* NBO code of an immediate completion */
+    void                    *req;    /* UCX request; NULL if done in post */
+    struct nbo_engine_comm  *ec;
+    struct ucx_op           *prev, *next; /* ec->posted */
+    struct ucx_op           *qnext;       /* done queue or free list */
+} ucx_op_t;
+
+/* One registration-cache entry: a mapped address range. */
+typedef struct ucx_reg {
+    char           *base;
+    size_t          len;
+    ucp_mem_h       memh;
+    int             refs;  /* plans using it; unmapped at zero */
+    struct ucx_reg *next;
+} ucx_reg_t;
+
+/* x->engine_data: the registration covering each named buffer, if any. */
+typedef struct ucx_plan {
+    ucx_reg_t *reg[NBO_BUF_COUNT];
+} ucx_plan_t;
+
+typedef struct ucx_peer {
+    struct nbo_engine_comm *ec;
+    ucp_ep_h                ep;       /* NULL once closed */
+    int                     rank;
+    int                     peer_err; /* created with UCP_ERR_HANDLING_MODE_PEER */
+    int                     failed;   /* NBO_ERR_* once the endpoint broke */
+} ucx_peer_t;
+
+/* The process-wide context and worker. */
+typedef struct ucx_shared {
+    int            refs;         /* open communicators */
+    ucp_context_h  ctx;
+    ucp_worker_h   worker;
+    int            efd;
+    ucp_address_t *addr;
+    size_t         addr_len;
+    char           tls[80];      /* transports of the context: "self,tcp,..." */
+    int            have_shm;     /* sysv/posix/xpmem among them */
+    int            have_rdma;    /* rc/dc (RDMA-capable) among them */
+    int            peer_errors;  /* NBO_UCX_PEER_ERRORS=1: PEER mode everywhere */
+    uint64_t       host_key;     /* host + network namespace */
+    uint64_t       cids[UCX_MAX_COMMS / 64]; /* communicator ids in use */
+    ucx_op_t      *done_head, *done_tail;    /* completed inside post() */
+    ucx_op_t      *free_ops;
+    ucx_reg_t     *regs;
+    /* Wake-up bookkeeping (see ucx_progress.c). */
+    struct nbo_engine_comm *current; /* whose progress() is running */
+    int            cross;        /* completions for other comms meanwhile */
+    int            armed;        /* ucp_worker_arm said OK, not yet woken */
+    pthread_t      sleeper;      /* the thread that armed it */
+} ucx_shared_t;
+
+extern ucx_shared_t ucx_g;
+
+struct nbo_engine_comm {
+    MPI_Comm    comm;
+    int         size, rank;
+    unsigned    cid;
+    ucx_peer_t *peers;      /* [size] */
+    ucx_op_t   *posted;     /* operations in flight (a list) */
+    int         unreported; /* completions since the last progress() */
+};
+
+/* ucx_worker.c: the shared context and worker (lock held). */
+int  ucx_shared_acquire(void);
+void ucx_shared_release(void);
+int  ucx_engine_probe(char *detail, size_t len);
+unsigned ucx_engine_caps(nbo_engine_comm_t *ec, char *detail, size_t len);
+
+/* ucx_endpoint.c */
+int  ucx_engine_open(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t **out);
+void ucx_engine_close(nbo_engine_comm_t *ec);
+
+/* ucx_memory.c */
+int  ucx_engine_plan_attach(nbo_engine_comm_t *ec, nbo_exec_t *x);
+void ucx_engine_plan_detach(nbo_engine_comm_t *ec, nbo_exec_t *x);
+void ucx_reg_release_all(void);
+
+/* ucx_post.c */
+int  ucx_engine_post(nbo_engine_comm_t *ec, nbo_exec_t *x, int first, int n);
+uint64_t ucx_tag(unsigned cid, uint32_t tag, int src);
+int  ucx_status(ucs_status_t st);
+
+/* ucx_progress.c */
+int  ucx_engine_progress(nbo_engine_comm_t *ec);
+int  ucx_engine_event_fd(nbo_engine_comm_t *ec);
+int  ucx_engine_arm(nbo_engine_comm_t *ec);
+void ucx_engine_cancel(nbo_engine_comm_t *ec, nbo_exec_t *x);
+/* Drive the worker until it has no more events (lock held). */
+void ucx_drain(nbo_engine_comm_t *ec);
+/* A completion of op, from a UCX callback or the done queue. */
+void ucx_op_finish(ucx_op_t *op, int status);
+ucx_op_t *ucx_op_get(void);
+double ucx_now(void); /* monotonic seconds */
+void ucx_op_put(ucx_op_t *op);
+/* Wake a sleeping progress thread if completions became visible outside
+ * its own pass. */
+void ucx_wake_sleeper(void);
+
+#endif

@@ -1,0 +1,194 @@
+/* ucx_worker.c - the process-wide UCP context and worker, probe and caps. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "progress.h"
+#include "ucx_engine.h"
+
+ucx_shared_t ucx_g = {.efd = -1};
+
+/* UCX reads UCX_* variables, and NBO_UCX_* ones override them for libnbo's
+ * context only (e.g. NBO_UCX_TLS), leaving MPICH's own UCX context alone. */
+#define UCX_ENV_PREFIX "NBO"
+
+static uint64_t fnv1a(uint64_t h, const char *s)
+{
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+    return h;
+}
+
+/* Same key on two processes: same kernel and same network namespace, so
+ * UCX may use shared memory between them. */
+static uint64_t host_key(void)
+{
+    char buf[256] = "";
+    uint64_t h = 0xcbf29ce484222325ull;
+    if (gethostname(buf, sizeof(buf) - 1) == 0)
+        h = fnv1a(h, buf);
+    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+    if (f) {
+        if (fgets(buf, sizeof(buf), f))
+            h = fnv1a(h, buf);
+        fclose(f);
+    }
+    ssize_t n = readlink("/proc/self/ns/net", buf, sizeof(buf) - 1);
+    if (n > 0) {
+        buf[n] = 0;
+        h = fnv1a(h, buf);
+    }
+    return h;
+}
+
+/* The transports of a context, from ucp_context_print_info's resource
+ * lines ("# resource 1 : md 1 dev 1 flags -- tcp/eth0"). */
+static void scan_transports(ucp_context_h ctx)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    ucx_g.tls[0] = 0;
+    ucx_g.have_shm = ucx_g.have_rdma = 0;
+    if (!f)
+        return;
+    ucp_context_print_info(ctx, f);
+    fclose(f);
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        char *tl = strstr(line, "-- ");
+        if (!strstr(line, "resource") || !tl)
+            continue;
+        tl += 3;
+        char *slash = strchr(tl, '/');
+        if (slash)
+            *slash = 0;
+        if (!strncmp(tl, "sysv", 4) || !strncmp(tl, "posix", 5) || !strncmp(tl, "xpmem", 5))
+            ucx_g.have_shm = 1;
+        if (!strncmp(tl, "rc", 2) || !strncmp(tl, "dc", 2))
+            ucx_g.have_rdma = 1;
+        /* one name per transport, not per device */
+        char pat[40];
+        snprintf(pat, sizeof(pat), ",%s,", tl);
+        char have[sizeof(ucx_g.tls) + 2];
+        snprintf(have, sizeof(have), ",%s,", ucx_g.tls);
+        if (strstr(have, pat))
+            continue;
+        size_t used = strlen(ucx_g.tls);
+        if (used + strlen(tl) + 2 < sizeof(ucx_g.tls))
+            snprintf(ucx_g.tls + used, sizeof(ucx_g.tls) - used, "%s%s", used ? "," : "", tl);
+    }
+    free(text);
+}
+
+static int context_create(ucp_context_h *out)
+{
+    ucp_config_t *config;
+    if (ucp_config_read(UCX_ENV_PREFIX, NULL, &config) != UCS_OK)
+        return NBO_ERR_ENGINE;
+    ucp_params_t p = {
+        .field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED,
+        .features = UCP_FEATURE_TAG | UCP_FEATURE_WAKEUP,
+        .mt_workers_shared = 0,
+    };
+    ucs_status_t st = ucp_init(&p, config, out);
+    ucp_config_release(config);
+    return st == UCS_OK ? NBO_SUCCESS : NBO_ERR_ENGINE;
+}
+
+int ucx_shared_acquire(void)
+{
+    if (ucx_g.refs > 0) {
+        ucx_g.refs++;
+        return NBO_SUCCESS;
+    }
+    if (context_create(&ucx_g.ctx) != NBO_SUCCESS)
+        return NBO_ERR_ENGINE;
+    /* Every op runs under the core's lock, from whichever thread holds it. */
+    ucp_worker_params_t wp = {
+        .field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
+        .thread_mode = UCS_THREAD_MODE_SERIALIZED,
+    };
+    if (ucp_worker_create(ucx_g.ctx, &wp, &ucx_g.worker) != UCS_OK)
+        goto fail_ctx;
+    if (ucp_worker_get_efd(ucx_g.worker, &ucx_g.efd) != UCS_OK)
+        goto fail_worker;
+    if (ucp_worker_get_address(ucx_g.worker, &ucx_g.addr, &ucx_g.addr_len) != UCS_OK)
+        goto fail_worker;
+    scan_transports(ucx_g.ctx);
+    const char *pe = getenv("NBO_UCX_PEER_ERRORS");
+    ucx_g.peer_errors = pe && atoi(pe) == 1;
+    ucx_g.host_key = host_key();
+    ucx_g.armed = 0;
+    ucx_g.refs = 1;
+    return NBO_SUCCESS;
+fail_worker:
+    ucp_worker_destroy(ucx_g.worker);
+fail_ctx:
+    ucp_cleanup(ucx_g.ctx);
+    ucx_g.ctx = NULL;
+    ucx_g.worker = NULL;
+    ucx_g.efd = -1;
+    return NBO_ERR_ENGINE;
+}
+
+void ucx_shared_release(void)
+{
+    if (ucx_g.refs <= 0 || --ucx_g.refs > 0)
+        return;
+    ucx_drain(NULL); /* flush the done queue of orphans, if any */
+    ucx_reg_release_all();
+    ucp_worker_release_address(ucx_g.worker, ucx_g.addr);
+    ucp_worker_destroy(ucx_g.worker);
+    ucp_cleanup(ucx_g.ctx);
+    while (ucx_g.free_ops) {
+        ucx_op_t *op = ucx_g.free_ops;
+        ucx_g.free_ops = op->qnext;
+        free(op);
+    }
+    ucx_g.ctx = NULL;
+    ucx_g.worker = NULL;
+    ucx_g.addr = NULL;
+    ucx_g.efd = -1;
+    ucx_g.armed = 0;
+}
+
+static void describe(char *detail, size_t len)
+{
+    if (detail && len)
+        snprintf(detail, len, "UCX %s, tl %s", ucp_get_version_string(),
+                 ucx_g.tls[0] ? ucx_g.tls : "?");
+}
+
+int ucx_engine_probe(char *detail, size_t len)
+{
+    static int usable; /* once UCX worked here, it keeps working */
+    nbo_lock();
+    int rc = NBO_SUCCESS;
+    if (ucx_g.refs == 0 && !usable) {
+        ucp_context_h ctx;
+        rc = context_create(&ctx);
+        if (rc == NBO_SUCCESS) {
+            scan_transports(ctx);
+            ucp_cleanup(ctx);
+            usable = 1;
+        }
+    }
+    if (rc == NBO_SUCCESS)
+        describe(detail, len);
+    else if (detail && len)
+        snprintf(detail, len, "UCX %s: cannot create a UCP context", ucp_get_version_string());
+    nbo_unlock();
+    return rc;
+}
+
+/* Called with or without the lock: reads only what open() fixed. */
+unsigned ucx_engine_caps(nbo_engine_comm_t *ec, char *detail, size_t len)
+{
+    (void)ec;
+    describe(detail, len);
+    /* rc/dc move rendezvous data by RDMA without the host; shared memory
+     * (cma copies) and TCP need a host CPU for every byte. */
+    return NBO_CAP_EVENT_FD | (ucx_g.have_rdma ? NBO_CAP_OFFLOAD : 0u);
+}

@@ -1,0 +1,188 @@
+/*
+ * pm_comm.c - one nbo communicator per MPI communicator, made on first use
+ * and cached as an attribute whose delete callback frees it.
+ *
+ * Creation happens inside the first all-to-all call on the communicator,
+ * which every rank makes in the same order, so nbo_comm_create (collective)
+ * is safe there.  Freeing is collective too: the delete callback runs in
+ * MPI_Comm_free, which every rank calls.  nbo_comm_free agrees across ranks;
+ * if any rank still has a persistent request on the communicator it fails
+ * everywhere alike, and the state is released at MPI_Finalize instead.
+ *
+ * MPI_Finalize releases what is left (MPI_COMM_WORLD, MPI_COMM_SELF and
+ * communicators the application never freed) before PMPI_Finalize, in
+ * creation order: creation itself was a blocking collective on each
+ * communicator and it completed, so replaying the same order of blocking
+ * collectives cannot deadlock.  The callbacks PMPI_Finalize runs later on
+ * MPI_COMM_WORLD/SELF then find `released` and only free memory.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "pmpi.h"
+
+static int keyval = MPI_KEYVAL_INVALID;
+static pm_comm_t *comms; /* newest first */
+static long next_seq;
+
+static void unlink_comm(pm_comm_t *pc)
+{
+    pthread_mutex_lock(&pm_mutex);
+    for (pm_comm_t **p = &comms; *p; p = &(*p)->next)
+        if (*p == pc) {
+            *p = pc->next;
+            break;
+        }
+    pthread_mutex_unlock(&pm_mutex);
+}
+
+/* Free the nbo communicator (collective over its ranks). */
+static int release(pm_comm_t *pc)
+{
+    if (pc->released)
+        return NBO_SUCCESS;
+    if (pc->nc != NBO_COMM_NULL) {
+        int rc = nbo_comm_free(&pc->nc);
+        if (rc != NBO_SUCCESS)
+            return rc;
+        atomic_fetch_sub(&pm_live_comms, 1);
+    }
+    pc->released = 1;
+    return NBO_SUCCESS;
+}
+
+static int delete_fn(MPI_Comm comm, int kv, void *attr, void *extra)
+{
+    (void)comm;
+    (void)kv;
+    (void)extra;
+    pm_comm_t *pc = attr;
+    int rc = release(pc);
+    if (rc == NBO_SUCCESS) {
+        unlink_comm(pc);
+        free(pc);
+    } else {
+        /* Persistent requests still use it: MPI_Finalize releases it. */
+        pm_log("communicator freed with live persistent requests (%s): "
+               "libnbo state kept until MPI_Finalize", nbo_strerror(rc));
+    }
+    return MPI_SUCCESS;
+}
+
+static int keyval_get(void)
+{
+    pthread_mutex_lock(&pm_mutex);
+    if (keyval == MPI_KEYVAL_INVALID)
+        PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_fn, &keyval, NULL);
+    int kv = keyval;
+    pthread_mutex_unlock(&pm_mutex);
+    return kv;
+}
+
+static void log_choice(MPI_Comm comm, const pm_comm_t *pc, const char *why, const char *note)
+{
+    int rank = 0, size = 0, len = 0;
+    char name[MPI_MAX_OBJECT_NAME] = "";
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
+    if (!pm_cfg.log || rank != 0)
+        return;
+    PMPI_Comm_get_name(comm, name, &len);
+    if (pc->nc == NBO_COMM_NULL) {
+        pm_log("communicator %s (size %d) served by MPI: %s", len ? name : "(unnamed)", size,
+               why);
+        return;
+    }
+    nbo_comm_info_t info;
+    nbo_comm_query(pc->nc, &info);
+    pm_log("communicator %s (size %d) served by libnbo: engine %s, progress %s%s",
+           len ? name : "(unnamed)", size, nbo_engine_name(info.engine),
+           nbo_progress_name(info.progress), note);
+}
+
+/* nbo_comm_create with the environment's settings; an explicit thread mode
+ * that MPI's thread level does not allow falls back to inline. */
+static int create(MPI_Comm comm, nbo_comm_t *nc, const char **note)
+{
+    nbo_config_t cfg;
+    nbo_config_init(&cfg);
+    int rc = nbo_config_from_env(&cfg);
+    if (rc != NBO_SUCCESS)
+        return rc; /* the same environment on every rank: all fall back */
+    rc = nbo_comm_create(comm, &cfg, nc);
+    if (rc == NBO_ERR_THREAD_LEVEL) {
+        cfg.progress = NBO_PROGRESS_INLINE;
+        rc = nbo_comm_create(comm, &cfg, nc);
+        *note = " (NBO_PROGRESS=thread needs MPI_THREAD_MULTIPLE: inline instead)";
+    }
+    return rc;
+}
+
+pm_comm_t *pm_comm_get(MPI_Comm comm)
+{
+    if (comm == MPI_COMM_NULL || !pm_active())
+        return NULL;
+    int kv = keyval_get();
+    if (kv == MPI_KEYVAL_INVALID)
+        return NULL;
+    void *val = NULL;
+    int flag = 0;
+    if (PMPI_Comm_get_attr(comm, kv, &val, &flag) != MPI_SUCCESS)
+        return NULL;
+    if (flag) {
+        pm_comm_t *pc = val;
+        return pc->nc != NBO_COMM_NULL && !pc->released ? pc : NULL;
+    }
+
+    pm_comm_t *pc = calloc(1, sizeof(*pc));
+    if (!pc)
+        return NULL; /* nothing collective happened yet: MPI serves this call */
+    const char *why = "", *note = "";
+    int inter = 0;
+    PMPI_Comm_test_inter(comm, &inter);
+    if (inter)
+        why = "intercommunicator";
+    else {
+        int rc = create(comm, &pc->nc, &note);
+        if (rc != NBO_SUCCESS) {
+            pc->nc = NBO_COMM_NULL;
+            why = nbo_strerror(rc);
+        } else
+            atomic_fetch_add(&pm_live_comms, 1);
+    }
+    pthread_mutex_lock(&pm_mutex);
+    pc->seq = next_seq++;
+    pc->next = comms;
+    comms = pc;
+    pthread_mutex_unlock(&pm_mutex);
+    PMPI_Comm_set_attr(comm, kv, pc);
+    log_choice(comm, pc, why, note);
+    return pc->nc != NBO_COMM_NULL ? pc : NULL;
+}
+
+void pm_comm_release_all(void)
+{
+    /* The list is newest first: walk it oldest first. */
+    pthread_mutex_lock(&pm_mutex);
+    long n = 0;
+    for (pm_comm_t *pc = comms; pc; pc = pc->next)
+        n++;
+    pm_comm_t **order = n ? malloc((size_t)n * sizeof(*order)) : NULL;
+    long i = n;
+    if (order)
+        for (pm_comm_t *pc = comms; pc; pc = pc->next)
+            order[--i] = pc;
+    pthread_mutex_unlock(&pm_mutex);
+    if (n && !order)
+        return; /* out of memory at exit: leave it to the OS */
+    for (i = 0; i < n; i++) {
+        int rc = release(order[i]);
+        if (rc != NBO_SUCCESS) {
+            pm_log("MPI_Finalize: an nbo communicator could not be freed (%s)",
+                   nbo_strerror(rc));
+            order[i]->released = 1; /* give up on it, never retry */
+        }
+    }
+    free(order);
+    /* The structs stay: MPI may still call delete_fn on them. */
+}

@@ -1,0 +1,135 @@
+/*
+ * pmpi.h - libnbo-mpi.so internals: the MPI profiling-interface layer that
+ * serves an unmodified application's MPI all-to-all calls with libnbo.
+ *
+ *   pm_state.c     settings (NBO_PMPI*), MPI_Init/Init_thread/Finalize, log
+ *   pm_table.c     handle table: MPI_Request -> what libnbo-mpi owns
+ *   pm_comm.c      lazy nbo communicator per MPI communicator (attribute)
+ *   pm_greq.c      runs: one libnbo request behind one generalized request
+ *   pm_coll.c      MPI_Ialltoall(v), MPI_Alltoall(v)_init, blocking forms
+ *   pm_requests.c  MPI_Start*, Wait*, Test*, Request_free, Cancel, ...:
+ *                  persistent handles swapped for their current run
+ *
+ * Locks: pm_mutex guards the table and the communicator list only, for a
+ * few instructions at a time; nothing that can call libnbo or wait for MPI
+ * runs under it (libnbo's progress thread calls MPI_Testsome, which comes
+ * through pm_requests.c and takes pm_mutex with libnbo's lock held).
+ */
+#ifndef NBO_PMPI_H
+#define NBO_PMPI_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "nbo.h"
+
+/* ------------------------------------------------------------ settings */
+
+typedef struct pm_settings {
+    int enabled;   /* NBO_PMPI != off                               */
+    int log;       /* NBO_PMPI_LOG=1: a line per communicator       */
+    int blocking;  /* NBO_PMPI_BLOCKING=1: serve MPI_Alltoall(v) too */
+    int want_multiple; /* ask MPI_Init for MPI_THREAD_MULTIPLE       */
+} pm_settings_t;
+
+extern pm_settings_t pm_cfg;
+extern pthread_mutex_t pm_mutex;
+
+/* Read the environment once (idempotent, thread-safe). */
+void pm_settings_load(void);
+
+/* Is the library serving calls now (enabled, MPI initialized, not finalized)? */
+int pm_active(void);
+
+/* Counters for tests and the log (read with nbo_pmpi_stats). */
+extern atomic_long pm_served;      /* collective calls run on libnbo   */
+extern atomic_long pm_live_comms;  /* nbo communicators alive          */
+extern atomic_long pm_live_ops;    /* persistent ops + non-persistent runs */
+
+/* ----------------------------------------------------- communicators */
+
+/* libnbo's state for one MPI communicator, cached as an attribute. */
+typedef struct pm_comm {
+    nbo_comm_t      nc;       /* NBO_COMM_NULL: MPI serves this one      */
+    long            seq;      /* creation order (the release order)      */
+    int             refs;     /* persistent ops created on it, not freed */
+    int             released; /* nc freed (or given up): only the struct left */
+    struct pm_comm *next;     /* every one alive, newest first           */
+} pm_comm_t;
+
+/* The state serving comm, created on first use (collective: called inside
+ * a collective on comm).  NULL: MPI serves comm. */
+pm_comm_t *pm_comm_get(MPI_Comm comm);
+
+/* Release every nbo communicator, in creation order (MPI_Finalize). */
+void pm_comm_release_all(void);
+
+/* ----------------------------------------------------------- requests */
+
+struct pm_pop;
+
+/* One run of a libnbo request behind one MPI generalized request. */
+typedef struct pm_run {
+    nbo_request_t  req;     /* the libnbo request (persistent: the op's)  */
+    MPI_Request    greq;    /* what the application (or MPI) holds        */
+    atomic_int     done;    /* libnbo finished and greq was completed     */
+    int            err;     /* libnbo's result                            */
+    struct pm_pop *pop;     /* the persistent op, or NULL                 */
+    int            persistent; /* a run of a persistent op (pop may be cut) */
+} pm_run_t;
+
+/* A persistent all-to-all: the application holds `shell`, an inactive MPI
+ * persistent request that is never started; each MPI_Start of it makes a
+ * new run whose generalized request stands in for the shell. */
+typedef struct pm_pop {
+    MPI_Request   shell;
+    nbo_request_t req;
+    pm_comm_t    *comm;
+    pm_run_t     *run;        /* active run, or NULL when inactive        */
+    int           free_when_done; /* MPI_Request_free while active        */
+    struct pm_pop *next;      /* every persistent op alive                */
+} pm_pop_t;
+
+/* Make a persistent op around an inactive libnbo persistent request;
+ * *handle gets its shell.  MPI_SUCCESS or an MPI error (req then freed). */
+int pm_pop_create(nbo_request_t req, pm_comm_t *pc, MPI_Request *handle);
+
+/* MPI_Start of a persistent op. */
+int pm_pop_start(pm_pop_t *pop);
+
+/* Wait for a run in the caller's thread (the wait function). */
+void pm_run_finish(pm_run_t *run);
+
+/* Start a generalized request for a libnbo request already started;
+ * *handle gets it.  pop is NULL for a non-persistent request. */
+int pm_run_begin(nbo_request_t req, pm_pop_t *pop, MPI_Request *handle);
+
+/* Poll a run once (the generalized request's poll function). */
+void pm_run_poll(pm_run_t *run);
+
+/* Free a persistent op (inactive): libnbo request, shell, table entry. */
+void pm_pop_destroy(pm_pop_t *pop);
+
+/* Free every inactive persistent op still alive (MPI_Finalize). */
+void pm_pop_destroy_all(void);
+
+/* ------------------------------------------------------------- table */
+
+typedef enum { PM_NONE = 0, PM_RUN, PM_POP } pm_kind_t;
+
+/* Handles the library owns: non-persistent runs (by greq) and persistent
+ * ops (by shell).  Lookups are cheap when no persistent op exists. */
+void pm_table_put(MPI_Request h, pm_kind_t kind, void *obj);
+void pm_table_del(MPI_Request h);
+pm_kind_t pm_table_get(MPI_Request h, void **obj);
+
+/* Persistent ops alive: zero means no request array needs rewriting. */
+extern atomic_int pm_pops;
+
+/* Call an MPI error on comm's handler (as MPI would), return the code. */
+int pm_error(MPI_Comm comm, int nbo_err);
+
+/* Log a line (NBO_PMPI_LOG) with a "libnbo-mpi:" prefix. */
+void pm_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,2 @@
+#include "mpitest.h"
+int main(int c, char **v) { mt_init(&c, &v, "t_persistent"); mt_fail("not written"); return mt_finish(); }
