@@ -115,6 +115,7 @@ PM_EXPORT int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[],
 PM_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
+    pm_settings_load();
     pm_comm_t *pc = pm_cfg.blocking ? pm_comm_get(comm) : NULL;
     nbo_request_t req = NBO_REQUEST_NULL;
     int rc = pc ? nbo_ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
@@ -133,6 +134,7 @@ PM_EXPORT int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const i
                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
+    pm_settings_load();
     pm_comm_t *pc = pm_cfg.blocking ? pm_comm_get(comm) : NULL;
     nbo_request_t req = NBO_REQUEST_NULL;
     int rc = pc ? nbo_ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,

@@ -90,12 +90,8 @@ static int free_fn(void *extra)
 {
     pm_run_t *run = extra;
     if (run->persistent) {
-        pm_pop_t *pop = run->pop; /* NULL once MPI_Finalize cut it loose */
-        if (pop) {
-            pop->run = NULL;
-            if (pop->free_when_done)
-                pm_pop_destroy(pop);
-        }
+        if (run->pop) /* NULL once MPI_Finalize cut it loose */
+            run->pop->run = NULL;
     } else {
         /* MPI_Request_free of a running non-persistent collective (which
          * MPI calls erroneous): finish it here rather than leak it. */

@@ -86,7 +86,6 @@ typedef struct pm_pop {
     nbo_request_t req;
     pm_comm_t    *comm;
     pm_run_t     *run;        /* active run, or NULL when inactive        */
-    int           free_when_done; /* MPI_Request_free while active        */
     struct pm_pop *next;      /* every persistent op alive                */
 } pm_pop_t;
 

@@ -15,11 +15,14 @@
 
 #define BENCH_MAX_CONC 64   /* most concurrent all-to-alls (-c) */
 #define BENCH_MAX_WINDOWS 16
+#define BENCH_MAX_SIZES 64
 
 /* ------------------------------------------------------------- options */
 
 typedef struct options {
     size_t min_size, max_size;  /* bytes per peer, powers of two between */
+    size_t sizes[BENCH_MAX_SIZES];           /* the sizes to run, from -m or -S      */
+    int nsizes;
     int iters_small, iters_large; /* timed iterations (OSU: 1000 / 100)  */
     int skip_small, skip_large;   /* warm-up iterations (OSU: 200 / 10)  */
     size_t large_size;          /* above it the "large" counts apply     */
@@ -38,6 +41,7 @@ typedef struct options {
     const char *label;          /* -L: prefix for MPI method names       */
     int verdict;                /* print verdict lines                   */
     int check;                  /* verify the data once per method/size  */
+    double budget_s;            /* -b: seconds per method and size (0: none) */
 } options_t;
 
 int options_parse(int argc, char **argv, options_t *o, int rank);

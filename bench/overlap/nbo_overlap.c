@@ -93,14 +93,31 @@ static void average(double local[F_N], result_t *r)
 
 static void measure(method_t *m, buffers_t *b, const options_t *o, double rate, result_t *r)
 {
-    const int iters = options_iters(o, b->size), skip = options_skip(o, b->size);
+    int iters = options_iters(o, b->size), skip = options_skip(o, b->size);
     double f[F_N] = {0};
-    r->iters = iters;
     r->has_overlap = m->kind != METHOD_BLOCKING;
 
     fill(b, m->conc);
     if (method_prepare(m, b, world) != 0)
         die("prepare", m->name);
+
+    /* A first operation checks the data and sizes the run: a slow method
+     * gets fewer iterations so that each size stays within the budget
+     * (about 5 operations' worth per iteration, counting all phases). */
+    MPI_Barrier(world);
+    double probe = now_s();
+    if (method_start(m, b, world) != 0 || method_wait(m) != 0)
+        die("all-to-all", m->name);
+    probe = now_s() - probe;
+    if (o->check)
+        f[F_ERRORS] = verify(b, m->conc);
+    MPI_Allreduce(MPI_IN_PLACE, &probe, 1, MPI_DOUBLE, MPI_MAX, world);
+    if (o->budget_s > 0 && probe * 5 * (iters + skip) > o->budget_s) {
+        int fit = (int)(o->budget_s / (probe * 5));
+        skip = skip > 0 ? 1 : 0;
+        iters = fit - skip < 2 ? 2 : fit - skip;
+    }
+    r->iters = iters;
 
     /* Pure communication. */
     for (int i = 0; i < skip + iters; i++) {
@@ -109,8 +126,6 @@ static void measure(method_t *m, buffers_t *b, const options_t *o, double rate, 
         if (method_start(m, b, world) != 0 || method_wait(m) != 0)
             die("all-to-all", m->name);
         double t1 = now_s(), c1 = cpu_s();
-        if (i == 0 && o->check)
-            f[F_ERRORS] = verify(b, m->conc);
         if (i >= skip)
             f[F_PURE] += t1 - t0, f[F_CPU_PURE] += c1 - c0;
     }
@@ -308,9 +323,9 @@ int main(int argc, char **argv)
                nbo_version(), nprocs,
                provided == MPI_THREAD_MULTIPLE ? "multiple" : "below multiple",
                tls ? tls : "(default)");
-        printf("# sizes %zu..%zu B per peer, iterations %d/%d (warm-up %d/%d) small/large, "
+        printf("# %d sizes up to %zu B per peer, iterations %d/%d (warm-up %d/%d) small/large, "
                "%d test calls, %d concurrent, work %.0f Msteps/s\n",
-               o.min_size, o.max_size, o.iters_small, o.iters_large, o.skip_small, o.skip_large,
+               o.nsizes, o.max_size, o.iters_small, o.iters_large, o.skip_small, o.skip_large,
                o.tests, o.concurrency, rate / 1e6);
         fflush(stdout);
     }
@@ -329,8 +344,8 @@ int main(int argc, char **argv)
         } else {
             if (rank == 0)
                 report_header(stdout, "ceiling", "plain TCP sockets; Overlap = 100 * (1 - CPU / wall)");
-            for (size_t s = o.min_size; s <= o.max_size && nrows < maxrows; s *= 2) {
-                b.size = s;
+            for (int k = 0; k < o.nsizes && nrows < maxrows; k++) {
+                size_t s = b.size = o.sizes[k];
                 result_t *r = &rows[nrows++];
                 fill_ids(r, NULL, s);
                 measure_ceiling(mesh, &b, &o, r);
@@ -360,8 +375,8 @@ int main(int argc, char **argv)
         }
         if (rc != 0)
             continue;
-        for (size_t s = o.min_size; s <= o.max_size && nrows < maxrows; s *= 2) {
-            b.size = s;
+        for (int k = 0; k < o.nsizes && nrows < maxrows; k++) {
+            size_t s = b.size = o.sizes[k];
             result_t *r = &rows[nrows++];
             fill_ids(r, m, s);
             measure(m, &b, &o, rate, r);

@@ -11,6 +11,7 @@ static void usage(FILE *f)
     fprintf(f,
         "usage: nbo_overlap [options]\n"
         "  -m MIN:MAX   bytes per peer, powers of two (K/M suffixes; default 1:4M)\n"
+        "  -S S1,S2,..  explicit sizes instead of -m (e.g. 64K,1M,4M)\n"
         "  -i N         timed iterations for every size (default 50 small, 10 large)\n"
         "  -x N         warm-up iterations for every size (default 5 small, 2 large)\n"
         "  -O           OSU's counts: 1000/100 iterations, 200/10 warm-up (large > 8K)\n"
@@ -23,6 +24,8 @@ static void usage(FILE *f)
         "  -P LIST      nbo progress modes to try: inline,thread (default both)\n"
         "  -L LABEL     name suffix for the MPI rows, e.g. async (MPIR_CVAR_ASYNC_PROGRESS=1)\n"
         "  -o FILE      write the results as CSV (rank 0)\n"
+        "  -b SECONDS   time budget per method and size: fewer iterations for slow\n"
+        "               methods (default 20; 0: always the full counts)\n"
         "  -V           no verdict lines\n"
         "  -h           this help\n");
 }
@@ -63,10 +66,11 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
     o->ceiling = o->blocking = o->mpi_nb = o->nbo = 1;
     o->verdict = 1;
     o->check = 1;
+    o->budget_s = 20;
 
     int c;
     opterr = 0;
-    while ((c = getopt(argc, argv, "m:i:x:Ot:c:W:pM:e:P:L:o:Vh")) != -1) {
+    while ((c = getopt(argc, argv, "m:S:i:x:Ot:c:W:pM:e:P:L:o:b:Vh")) != -1) {
         switch (c) {
         case 'm': {
             const char *colon = strchr(optarg, ':');
@@ -74,6 +78,13 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
             o->max_size = colon ? parse_size(colon + 1) : o->min_size;
             break;
         }
+        case 'S':
+            for (char *p = optarg; p && *p && o->nsizes < BENCH_MAX_SIZES;) {
+                o->sizes[o->nsizes++] = parse_size(p);
+                p = strchr(p, ',');
+                p = p ? p + 1 : NULL;
+            }
+            break;
         case 'i': o->iters_small = o->iters_large = atoi(optarg); break;
         case 'x': o->skip_small = o->skip_large = atoi(optarg); break;
         case 'O':
@@ -100,6 +111,7 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
         case 'P': o->only_progress = optarg; break;
         case 'L': o->label = optarg; break;
         case 'o': o->csv_path = optarg; break;
+        case 'b': o->budget_s = atof(optarg); break;
         case 'V': o->verdict = 0; break;
         case 'h':
             if (rank == 0)
@@ -120,6 +132,19 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
             fprintf(stderr, "nbo_overlap: bad sizes, counts or concurrency (1..%d)\n",
                     BENCH_MAX_CONC);
         return -1;
+    }
+    if (o->nsizes == 0)
+        for (size_t s = o->min_size; s <= o->max_size && o->nsizes < BENCH_MAX_SIZES; s *= 2)
+            o->sizes[o->nsizes++] = s;
+    o->max_size = 0;
+    for (int i = 0; i < o->nsizes; i++) {
+        if (o->sizes[i] == 0 || o->sizes[i] > (1u << 30)) {
+            if (rank == 0)
+                fprintf(stderr, "nbo_overlap: bad size in -S\n");
+            return -1;
+        }
+        if (o->sizes[i] > o->max_size)
+            o->max_size = o->sizes[i];
     }
     for (int i = 0; i < o->nwindows; i++)
         if (o->windows[i] < 1) {

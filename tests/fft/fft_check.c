@@ -180,7 +180,8 @@ static double compare_on_root(const p3o_local_t *l, int P, const int *meta, cons
             err = -1; /* a hole or an overlap in the Z-pencils */
             break;
         }
-        double complex want = ref[g][0] + I * ref[g][1];
+        const double *r = (const double *)&ref[g]; /* re, im (complex.h or not) */
+        double complex want = r[0] + I * r[1];
         double e = cabs(got[2 * g] + I * got[2 * g + 1] - want);
         err = e > err ? e : err;
         peak = cabs(want) > peak ? cabs(want) : peak;

@@ -19,6 +19,7 @@
  * usage: test_sine [--size NXxNYxNZ] [--nv N] [--grid RxC]
  *                  [--modes m1,m2,..] [--precisions double,single]
  */
+#include <fftw3.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,16 +64,22 @@ static double max_over(double x, MPI_Comm comm)
     return all;
 }
 
+static size_t real_size(const p3o_local_t *l) { return l->precision == P3O_DOUBLE ? 8 : 4; }
+
 static size_t real_bytes(const p3o_local_t *l)
 {
-    return l->real_count * (size_t)l->nv * (l->precision == P3O_DOUBLE ? 8 : 4);
+    return l->real_count * (size_t)l->nv * real_size(l);
 }
 
-static size_t complex_bytes(const p3o_local_t *l) { return 2 * real_bytes(l) / l->real_count * l->complex_count; }
+static size_t complex_bytes(const p3o_local_t *l)
+{
+    return l->complex_count * (size_t)l->nv * 2 * real_size(l);
+}
 
 typedef struct result {
     double sine_spec, sine_trip, rand_serial, rand_modes, rand_trip;
     int untouched, timers_ok;
+    int row, col;
 } result_t;
 
 /* Max |a - b| over the local spectra, relative to max |a|. */
@@ -106,6 +113,8 @@ static int run_case(MPI_Comm comm, const opts_t *o, p3o_precision_t prec, p3o_mo
     }
     p3o_local_t l;
     p3o_local_sizes(plan, &l);
+    r->row = l.row;
+    r->col = l.col;
     const double N = (double)o->nx * o->ny * o->nz;
     void *in = fft_alloc_real(&l), *back = fft_alloc_real(&l), *spec = fft_alloc_complex(&l);
     void *copy = malloc(complex_bytes(&l) > real_bytes(&l) ? complex_bytes(&l) : real_bytes(&l));
@@ -206,10 +215,10 @@ int main(int argc, char **argv)
                      r.rand_trip <= tol && r.untouched && r.timers_ok;
             failed |= !ok;
             if (rank == 0)
-                printf("P=%d %dx%dx%d nv=%d %-6s %-13s sine: spectrum %.2e round trip %.2e | "
+                printf("P=%d grid %dx%d %dx%dx%d nv=%d %-6s %-13s sine: spectrum %.2e round trip %.2e | "
                        "random: vs serial FFTW %.2e vs first mode %.2e round trip %.2e | "
                        "input kept %s timers %s (bound %.0e) %s\n",
-                       P, o.nx, o.ny, o.nz, o.nv, pn, mn, r.sine_spec, r.sine_trip, r.rand_serial,
+                       P, r.row, r.col, o.nx, o.ny, o.nz, o.nv, pn, mn, r.sine_spec, r.sine_trip, r.rand_serial,
                        r.rand_modes, r.rand_trip, r.untouched ? "yes" : "NO",
                        r.timers_ok ? "ok" : "BAD", tol, ok ? "PASS" : "FAIL");
         }

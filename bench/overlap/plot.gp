@@ -1,0 +1,34 @@
+# plot.gp - overlap and latency against message size from nbo_overlap's CSV.
+#   gnuplot -e "csv='out/overlap.csv'; png='out/overlap.png'; title='2 hosts, 200mbit'" bench/overlap/plot.gp
+# Columns (see report_csv_header): 1 method, 6 size, 13 pure_us, 14 overlap_pct,
+# 17 work_overlap_pct.
+if (!exists("csv")) csv = 'overlap.csv'
+if (!exists("png")) png = 'overlap.png'
+if (!exists("title")) title = ''
+
+methods = system(sprintf("tail -n +2 '%s' | cut -d, -f1 | awk '!seen[$0]++' | tr '\\n' ' '", csv))
+rows(m) = sprintf("< awk -F, '$1 == \"%s\"' '%s'", m, csv)
+
+set terminal pngcairo size 1400,520 font ",10" noenhanced
+set output png
+set datafile separator ','
+set multiplot layout 1,2 title title
+set logscale x 2
+set format x "%.0b %BB"
+set xlabel 'bytes per peer'
+set key bottom right font ",8"
+set grid
+
+set title 'Overlap (work-based solid, OSU dashed)'
+set ylabel 'overlap (%)'
+set yrange [0:105]
+plot for [i=1:words(methods)] rows(word(methods,i)) using 6:17 with linespoints lw 2 lc i pt 7 title word(methods,i), \
+     for [i=1:words(methods)] rows(word(methods,i)) using 6:14 with lines dt 2 lc i notitle
+
+set title 'Pure latency'
+set ylabel 'us per all-to-all'
+set logscale y
+set autoscale y
+set key top left
+plot for [i=1:words(methods)] rows(word(methods,i)) using 6:13 with linespoints lw 2 lc i pt 7 title word(methods,i)
+unset multiplot

@@ -1,0 +1,82 @@
+/*
+ * verbs_fault.c - a peer killed in the middle of an all-to-all: the
+ * survivors must get an error from nbo_wait within bounded time, not hang.
+ *
+ *   mpiexec -disable-auto-cleanup -n 3 verbs_fault RESULT_DIR
+ *
+ * The last rank starts a 1 MiB-per-peer nbo_ialltoall, lets it run a
+ * little and SIGKILLs itself.  Each survivor writes "rc elapsed_ms" to
+ * RESULT_DIR/rank<r> and exits at once (MPI itself cannot finish a job with
+ * a dead process); the caller judges the files.  NBO_TIMEOUT bounds the
+ * wait for data that will never come.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <nbo.h>
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+int main(int argc, char **argv)
+{
+    int provided, rank, size;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (argc < 2 || size < 2) {
+        fprintf(stderr, "usage: mpiexec -n P>=2 %s RESULT_DIR\n", argv[0]);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    const size_t bytes = 1u << 20;
+    unsigned char *s = calloc(bytes, (size_t)size), *r = calloc(bytes, (size_t)size);
+    nbo_comm_t c = NBO_COMM_NULL;
+    int rc = nbo_comm_create(MPI_COMM_WORLD, NULL, &c);
+    if (rc != NBO_SUCCESS) {
+        fprintf(stderr, "rank %d: nbo_comm_create: %s\n", rank, nbo_strerror(rc));
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    /* One healthy round first: every QP is known to work. */
+    nbo_request_t req = NBO_REQUEST_NULL;
+    rc = nbo_ialltoall(s, (int)bytes, MPI_BYTE, r, (int)bytes, MPI_BYTE, c, &req);
+    if (rc == NBO_SUCCESS)
+        rc = nbo_wait(&req);
+    if (rc != NBO_SUCCESS) {
+        fprintf(stderr, "rank %d: healthy round failed: %s\n", rank, nbo_strerror(rc));
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+
+    double t0 = now_ms();
+    rc = nbo_ialltoall(s, (int)bytes, MPI_BYTE, r, (int)bytes, MPI_BYTE, c, &req);
+    if (rank == size - 1) {
+        int flag = 0;
+        for (int i = 0; i < 3 && !flag; i++) /* some of the traffic has moved */
+            nbo_test(&req, &flag);
+        fprintf(stderr, "rank %d: killing myself mid-operation\n", rank);
+        fflush(stderr);
+        raise(SIGKILL);
+    }
+    if (rc == NBO_SUCCESS)
+        rc = nbo_wait(&req);
+    double ms = now_ms() - t0;
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/rank%d", argv[1], rank);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fprintf(f, "%d %.0f\n", rc, ms);
+        fclose(f);
+    }
+    printf("verbs_fault rank %d: nbo_wait returned %d (%s) after %.0f ms\n", rank, rc,
+           nbo_strerror(rc), ms);
+    fflush(stdout);
+    _exit(0); /* no MPI_Finalize: a peer is gone */
+}
