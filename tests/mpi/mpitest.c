@@ -1,6 +1,7 @@
 /* mpitest.c - shared scaffolding of the MPI correctness programs. */
 #include "mpitest.h"
 
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,8 +89,10 @@ int mt_complete(nbo_request_t *req, int use_test)
     if (!use_test)
         return nbo_wait(req);
     int flag = 0, rc;
+    /* Yield between polls: ranks oversubscribe the cores, and a spinning
+     * rank would only delay the peer it waits for. */
     while ((rc = nbo_test(req, &flag)) == NBO_SUCCESS && !flag)
-        ;
+        sched_yield();
     return rc;
 }
 

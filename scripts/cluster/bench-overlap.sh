@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# bench-overlap.sh - the overlap benchmark (bench/overlap/nbo_overlap) on an
+# emulated 2-host cluster: prints the OSU-layout tables and a verdict per
+# size, writes CSV + PNG.  Small by default (a few minutes on 2 cores).
+#
+#   scripts/cluster/bench-overlap.sh [-b BUILD] [-o OUTDIR] [-r RATE] [-N HOSTS]
+#                                    [-k PER_HOST] [--no-async] [-- nbo_overlap options]
+#
+#   -b BUILD   meson build dir (default: build; set up and compiled if missing)
+#   -o OUTDIR  where overlap.csv and overlap.png go (default: out)
+#   -r RATE    tbf link rate (default 200mbit; 1gbit is the second standard point)
+#   --no-async skip the second run of MPICH with MPIR_CVAR_ASYNC_PROGRESS=1
+#   default benchmark options: -S 16K,64K,256K,1M,4M -i 8 -x 2 -b 10
+#
+# NBO_* variables in the environment reach the ranks (e.g. NBO_SPIN_US).
+# Needs root; exits 77 where namespaces cannot be built.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+CLUSTER="$HERE/nbo-cluster.sh"
+
+build=build
+outdir=out
+rate=200mbit
+hosts=2
+per_host=1
+async=1
+bench_opts=(-S 16K,64K,256K,1M,4M -i 8 -x 2 -b 10)
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+    -b) build=$2; shift 2 ;;
+    -o) outdir=$2; shift 2 ;;
+    -r) rate=$2; shift 2 ;;
+    -N) hosts=$2; shift 2 ;;
+    -k) per_host=$2; shift 2 ;;
+    --no-async) async=0; shift ;;
+    --) shift; [ $# -eq 0 ] || bench_opts=("$@"); break ;;
+    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "bench-overlap: unknown option $1" >&2; exit 2 ;;
+    esac
+done
+
+[ "$(id -u)" -eq 0 ] || { echo "bench-overlap: SKIP: needs root (network namespaces)" >&2; exit 77; }
+
+# Relative paths are the caller's; make them absolute for the namespaces.
+case "$build" in /*) ;; *) build="$PWD/$build" ;; esac
+case "$outdir" in /*) ;; *) outdir="$PWD/$outdir" ;; esac
+bin="$build/bench/overlap/nbo_overlap"
+if [ ! -x "$bin" ]; then
+    echo "bench-overlap: building $build" >&2
+    [ -f "$build/build.ninja" ] || meson setup "$build" "$ROOT" >/dev/null
+    meson compile -C "$build" >/dev/null
+fi
+[ -x "$bin" ] || { echo "bench-overlap: $bin not built" >&2; exit 1; }
+mkdir -p "$outdir"
+csv="$outdir/overlap.csv"
+png="$outdir/overlap.png"
+
+# One cluster for both runs; the lock keeps other cluster users out, and the
+# trap takes everything down whatever happens.
+mkdir -p /run/lock
+exec 9>/run/lock/nbo-cluster.lock
+flock -w 900 9 || { echo "bench-overlap: emulated cluster busy" >&2; exit 1; }
+export NBO_CLUSTER_LOCKED=$$
+trap 'rc=$?; trap - EXIT; "$CLUSTER" down; exit $rc' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+"$CLUSTER" up -N "$hosts" -r "$rate"
+echo "# emulated cluster: $hosts hosts x $per_host rank(s), tbf $rate, UCX_TLS=tcp,self"
+"$CLUSTER" exec -N "$hosts" -k "$per_host" -t 900 -- "$bin" "${bench_opts[@]}" -o "$csv"
+
+if [ "$async" = 1 ]; then
+    echo
+    echo "# MPICH with its own progress thread (MPIR_CVAR_ASYNC_PROGRESS=1), a separate run"
+    MPIR_CVAR_ASYNC_PROGRESS=1 "$CLUSTER" exec -N "$hosts" -k "$per_host" -t 600 -- \
+        "$bin" "${bench_opts[@]}" -M ialltoall -L async -V -o "$csv.async" ||
+        echo "bench-overlap: the async-progress run failed (rc $?); its row is left out" >&2
+    if [ -s "$csv.async" ]; then
+        tail -n +2 "$csv.async" >>"$csv"
+        # Its verdict: against this run's MPI_Alltoall.
+        awk -F, 'NR > 1 && $1 == "MPI_Alltoall" { a[$6] = $13 }
+                 NR > 1 && $1 == "MPI_Ialltoall+async" { w[$6] = $17; p[$6] = $13; o[$6] = $14; n[n0++] = $6 }
+                 END { for (i = 0; i < n0; i++) { s = n[i];
+                         printf "%s B: MPI_Ialltoall+async %.0f %% work overlap (OSU %.0f %%), latency %.2fx MPI_Alltoall\n",
+                                s, w[s], o[s], a[s] > 0 ? p[s] / a[s] : 0 } }' "$csv"
+    fi
+    rm -f "$csv.async"
+fi
+
+if command -v gnuplot >/dev/null 2>&1; then
+    gnuplot -e "csv='$csv'; png='$png'; title='nbo_overlap: $hosts hosts x $per_host, tbf $rate, UCX_TLS=tcp'" \
+        "$ROOT/bench/overlap/plot.gp"
+    echo "# wrote $csv and $png"
+else
+    echo "# wrote $csv (no gnuplot: no PNG; scripts/install-deps.sh installs gnuplot-nox)"
+fi
