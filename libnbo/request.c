@@ -137,6 +137,7 @@ int nbo_request_begin(struct nbo_request *r)
         c->active->prev_active = r;
     c->active = r;
     nbo_request_advance(r);
+    nbo_progress_started(c);
     return NBO_SUCCESS;
 }
 

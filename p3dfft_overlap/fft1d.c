@@ -145,7 +145,11 @@ int p3o_wisdom_import(p3o_precision_t prec, const char *file)
     fclose(f);
     int ok = prec == P3O_DOUBLE ? fftw_import_wisdom_from_filename(file)
                                 : fftwf_import_wisdom_from_filename(file);
-    return ok ? P3O_SUCCESS : p3o_fail(P3O_ERR_FFTW, "cannot read FFTW wisdom from %s", file);
+    return ok ? P3O_SUCCESS
+              : p3o_fail(P3O_ERR_FFTW,
+                         "cannot read FFTW wisdom from %s (not wisdom of %s precision? fftw3 and "
+                         "fftw3f wisdom differ: use one file per precision)",
+                         file, prec == P3O_DOUBLE ? "double" : "single");
 }
 
 int p3o_wisdom_export(p3o_precision_t prec, const char *file)

@@ -132,7 +132,8 @@ typedef enum {
  *   planner      FFTW planning effort.
  *   wisdom_file  if not NULL, FFTW wisdom is imported from it (when it
  *                exists) before planning, and rank 0 of comm exports the
- *                wisdom to it afterwards.
+ *                wisdom to it afterwards.  fftw3 and fftw3f wisdom differ:
+ *                use one file per precision (P3O_ERR_FFTW otherwise).
  *   nbo_config   PIPELINED_NBO only: libnbo configuration for the column
  *                communicator (NULL: libnbo defaults + NBO_* environment).
  */
@@ -195,6 +196,11 @@ typedef struct p3o_local {
 } p3o_local_t;
 
 int p3o_local_sizes(p3o_plan_t plan, p3o_local_t *local);
+
+/* The libnbo communicator of a PIPELINED_NBO plan (on its COL
+ * communicator), e.g. for nbo_comm_query to see which engine and progress
+ * mode it resolved to; NBO_COMM_NULL in the other modes.  Owned by the plan. */
+int p3o_nbo_comm(p3o_plan_t plan, nbo_comm_t *comm);
 
 /* ---------------------------------------------------------------- timers */
 

@@ -367,6 +367,17 @@ int p3o_local_sizes(p3o_plan_t plan, p3o_local_t *l)
     return P3O_SUCCESS;
 }
 
+int p3o_nbo_comm(p3o_plan_t plan, nbo_comm_t *comm)
+{
+    struct p3o_plan *p = p3o_plan_check(plan);
+    if (!p)
+        return p3o_fail(P3O_ERR_PLAN, "p3o_nbo_comm: not a valid plan");
+    if (!comm)
+        return p3o_fail(P3O_ERR_ARG, "p3o_nbo_comm: comm is NULL");
+    *comm = p->ncomm;
+    return P3O_SUCCESS;
+}
+
 int p3o_timers(p3o_plan_t plan, p3o_timers_t *t)
 {
     struct p3o_plan *p = p3o_plan_check(plan);

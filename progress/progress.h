@@ -47,6 +47,11 @@ void nbo_progress_signal(void);
 int    nbo_progress_thread_running(void);
 double nbo_progress_thread_cpu(void);
 
+/* A request started on c (lock held).  The thread sleeps on engine
+ * descriptors, which fire on their own for engines that have one; an engine
+ * without one needs the thread woken to start polling it. */
+void nbo_progress_started(struct nbo_comm *c);
+
 /* progress_thread.c, lock held: start/stop the thread, and tell it that the
  * set of descriptors changed. */
 int  nbo_progress_thread_start(struct nbo_comm *c);

@@ -80,15 +80,18 @@ static void wake(void)
     }
 }
 
-/* Arm every thread-mode engine with work outstanding.  Returns 1 if one of
- * them has events pending (poll again instead of sleeping). */
+/* Arm every thread-mode engine, idle ones too: a request may start on one
+ * while we sleep, and only an armed descriptor fires for its completions.
+ * Returns 1 if an engine has events pending (poll again, do not sleep);
+ * *any_active says whether any request is running. */
 static int arm_all(int *any_active)
 {
     *any_active = 0;
     for (struct nbo_comm *c = nbo_progress_comms(); c; c = c->next) {
-        if (c->cfg.progress != NBO_PROGRESS_THREAD || !c->active)
+        if (c->cfg.progress != NBO_PROGRESS_THREAD)
             continue;
-        *any_active = 1;
+        if (c->active)
+            *any_active = 1;
         if (c->ops->arm && c->ops->arm(c->ec) != NBO_SUCCESS)
             return 1;
     }
@@ -239,6 +242,12 @@ void nbo_progress_thread_stop(struct nbo_comm *c)
     close(T.wakefd);
     T.epfd = T.wakefd = -1;
     T.nfds = 0;
+}
+
+void nbo_progress_started(struct nbo_comm *c)
+{
+    if (c->cfg.progress == NBO_PROGRESS_THREAD && comm_fd(c) < 0)
+        wake();
 }
 
 int nbo_progress_thread_running(void) { return T.running; }

@@ -149,27 +149,27 @@ static void measure(method_t *m, buffers_t *b, const options_t *o, double rate, 
                 f[F_COMPUTE] += t2 - t1 - test, f[F_TEST] += test, f[F_WAIT] += t3 - t2;
             }
         }
-        /* Work-based: the amount of work that takes `pure` alone, timed alone
-         * right here so that both runs see the same machine. */
+        /* Work-based: the amount of work that takes `pure` alone.  Each
+         * overlapped run follows a run of the same work alone, so that on a
+         * shared, noisy machine both see the same conditions. */
         double units = pure * rate;
-        int alone_reps = iters < 5 ? iters : 5;
-        for (int i = 0; i < alone_reps; i++) {
+        for (int i = 0; i < skip + iters; i++) {
             MPI_Barrier(world);
             double t0 = now_s();
             compute_work(units, NULL, o->tests);
-            f[F_ALONE] += now_s() - t0;
-        }
-        f[F_ALONE] = f[F_ALONE] / alone_reps * iters; /* scaled like the sums */
-        for (int i = 0; i < skip + iters; i++) {
+            double alone = now_s() - t0;
             MPI_Barrier(world);
-            double t0 = now_s(), c0 = cpu_s();
+            t0 = now_s();
+            double c0 = cpu_s();
             if (method_start(m, b, world) != 0)
                 die("start", m->name);
             compute_work(units, m, o->tests);
             if (method_wait(m) != 0)
                 die("wait", m->name);
-            if (i >= skip)
+            if (i >= skip) {
                 f[F_WORK_OVERALL] += now_s() - t0, f[F_CPU_WORK] += cpu_s() - c0;
+                f[F_ALONE] += alone;
+            }
         }
     }
     method_unprepare(m);

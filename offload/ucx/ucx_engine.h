@@ -41,6 +41,9 @@
 #define UCX_CANCEL_MS 50
 #define UCX_CLOSE_MS  10000
 
+/* ucp_worker_progress calls per progress() at most. */
+#define UCX_PROGRESS_MAX 256
+
 /* One posted SEND or RECV task. */
 typedef struct ucx_op {
     nbo_exec_t              *x;      /* NULL once cancel() gave up on it */

@@ -102,7 +102,7 @@ int ucx_engine_post(nbo_engine_comm_t *ec, nbo_exec_t *x, int first, int n)
     }
 
     const ucx_plan_t *plan = x->engine_data;
-    int queued = 0;
+    int queued = 0, in_flight = 0;
     for (int i = first; i < first + n; i++) {
         const nbo_task_t *t = &x->tasks[i];
         ucx_op_t *op = ops;
@@ -137,6 +137,7 @@ int ucx_engine_post(nbo_engine_comm_t *ec, nbo_exec_t *x, int first, int n)
         }
         if (UCS_PTR_IS_PTR(req)) {
             op->req = req;
+            in_flight = 1;
             continue;
         }
         /* Done already, or failed: a failure completes this task with an
@@ -148,7 +149,9 @@ int ucx_engine_post(nbo_engine_comm_t *ec, nbo_exec_t *x, int first, int n)
         queue_done(op, rc);
         queued = 1;
     }
-    if (queued)
+    /* A sleeping progress thread learns of the inline completions when one
+     * of the operations still in flight wakes it; if none is, wake it now. */
+    if (queued && !in_flight)
         ucx_wake_sleeper();
     return NBO_SUCCESS;
 }

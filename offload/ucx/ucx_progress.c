@@ -11,6 +11,7 @@
  * poll completed a thread communicator's task), ucx_wake_sleeper() signals
  * the worker once: one wake-up per event, and none when nobody sleeps.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -70,6 +71,7 @@ void ucx_wake_sleeper(void)
 {
     if (ucx_g.armed && !pthread_equal(pthread_self(), ucx_g.sleeper)) {
         ucp_worker_signal(ucx_g.worker);
+        if (getenv("DBGUCX")) fprintf(stderr, "%.6f signal\n", ucx_now());
         ucx_g.armed = 0;
     }
 }
@@ -95,7 +97,9 @@ void ucx_drain(nbo_engine_comm_t *ec)
     ucx_g.current = ec;
     ucx_g.cross = 0;
     flush_done();
-    while (ucp_worker_progress(ucx_g.worker) != 0)
+    /* Until no more events, bounded so a busy link cannot hold the lock
+     * for long; arm() then reports the rest as pending. */
+    for (int i = 0; i < UCX_PROGRESS_MAX && ucp_worker_progress(ucx_g.worker) != 0; i++)
         ;
     ucx_g.current = NULL;
     if (ucx_g.cross)
@@ -105,6 +109,7 @@ void ucx_drain(nbo_engine_comm_t *ec)
 int ucx_engine_progress(nbo_engine_comm_t *ec)
 {
     ucx_drain(ec);
+    if (getenv("DBGUCX") && ec->unreported) fprintf(stderr, "%.6f progress %d\n", ucx_now(), ec->unreported);
     int n = ec->unreported;
     ec->unreported = 0;
     return n;
@@ -130,6 +135,12 @@ int ucx_engine_arm(nbo_engine_comm_t *ec)
         return 1; /* UCS_ERR_BUSY: unprocessed events */
     ucx_g.armed = 1;
     ucx_g.sleeper = self;
+    if (getenv("DBGUCX")) {
+        int ns = 0, nr = 0;
+        for (ucx_op_t *op = ec->posted; op; op = op->next)
+            if (op->x) { if (op->x->tasks[op->task].kind == NBO_TASK_SEND) ns++; else nr++; }
+        fprintf(stderr, "%.6f arm OK: in flight %d sends %d recvs\n", ucx_now(), ns, nr);
+    }
     return NBO_SUCCESS;
 }
 

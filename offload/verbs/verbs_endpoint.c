@@ -163,6 +163,7 @@ int verbs_engine_open(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t 
         ec->comm = comm;
         ec->size = size;
         ec->rank = rank;
+        ec->debug = verbs_env_int("NBO_VERBS_DEBUG", 0);
         ec->peers = calloc((size_t)size, sizeof(*ec->peers));
         rc = ec->peers ? open_local(ec, mine) : NBO_ERR_NOMEM;
     }

@@ -93,6 +93,7 @@ typedef struct verbs_device {
 struct nbo_engine_comm {
     MPI_Comm                 comm;
     int                      size, rank;
+    int                      debug;       /* NBO_VERBS_DEBUG: print NIC errors */
     verbs_device_t           dev;
     struct ibv_pd           *pd;
     struct ibv_comp_channel *channel;

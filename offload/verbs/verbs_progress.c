@@ -3,6 +3,7 @@
  * progress thread sleeps on, NIC errors, and cancellation.
  */
 #include <arpa/inet.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "verbs_engine.h"
@@ -45,6 +46,9 @@ static int handle(nbo_engine_comm_t *ec, const struct ibv_wc *wc)
     int status = NBO_SUCCESS;
     if (wc->status != IBV_WC_SUCCESS) {
         status = wc_error(ec, wc, op->peer);
+        if (ec->debug && (wc->status != IBV_WC_WR_FLUSH_ERR || ec->debug > 1))
+            fprintf(stderr, "nbo verbs rank %d: %s to/from rank %d: %s\n", ec->rank,
+                    op->is_send ? "send" : "receive", op->peer, ibv_wc_status_str(wc->status));
         verbs_peer_break(ec, op->peer, status);
     } else if (!op->is_send && op->x) {
         const nbo_task_t *t = &op->x->tasks[op->task];

@@ -64,20 +64,28 @@ mkdir -p /run/lock
 exec 9>/run/lock/nbo-cluster.lock
 flock -w 900 9 || { echo "bench-overlap: emulated cluster busy" >&2; exit 1; }
 export NBO_CLUSTER_LOCKED=$$
-trap 'rc=$?; trap - EXIT; "$CLUSTER" down; exit $rc' EXIT
+child=
+# Jobs run in the background and are waited for, so that a signal runs the
+# trap at once; the trap ends the job, then takes the cluster down.
+on_cluster() { "$CLUSTER" exec "$@" & child=$!; local rc=0; wait $child || rc=$?; child=; return $rc; }
+trap 'rc=$?; trap - EXIT; trap "" PIPE; set +e
+      [ -z "$child" ] || kill -TERM "$child" 2>/dev/null
+      "$CLUSTER" down 2>/dev/null; exit $rc' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
 "$CLUSTER" up -N "$hosts" -r "$rate"
 echo "# emulated cluster: $hosts hosts x $per_host rank(s), tbf $rate, UCX_TLS=tcp,self"
-"$CLUSTER" exec -N "$hosts" -k "$per_host" -t 900 -- "$bin" "${bench_opts[@]}" -o "$csv"
+on_cluster -N "$hosts" -k "$per_host" -t 900 -- "$bin" "${bench_opts[@]}" -o "$csv"
 
 if [ "$async" = 1 ]; then
     echo
     echo "# MPICH with its own progress thread (MPIR_CVAR_ASYNC_PROGRESS=1), a separate run"
-    MPIR_CVAR_ASYNC_PROGRESS=1 "$CLUSTER" exec -N "$hosts" -k "$per_host" -t 600 -- \
+    export MPIR_CVAR_ASYNC_PROGRESS=1
+    on_cluster -N "$hosts" -k "$per_host" -t 600 -- \
         "$bin" "${bench_opts[@]}" -M ialltoall -L async -V -o "$csv.async" ||
-        echo "bench-overlap: the async-progress run failed (rc $?); its row is left out" >&2
+        echo "bench-overlap: the async-progress run ended with an error (rc $?); rows it wrote are kept" >&2
+    unset MPIR_CVAR_ASYNC_PROGRESS
     if [ -s "$csv.async" ]; then
         tail -n +2 "$csv.async" >>"$csv"
         # Its verdict: against this run's MPI_Alltoall.

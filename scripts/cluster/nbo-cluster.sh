@@ -40,7 +40,8 @@ mpiexec_pid=
 
 die()  { echo "nbo-cluster: $*" >&2; exit 1; }
 skip() { echo "nbo-cluster: SKIP: $*" >&2; exit 77; }
-log()  { [ -n "${NBO_CLUSTER_QUIET:-}" ] || echo "nbo-cluster: $*" >&2; }
+# Never fails: teardown must go on when stderr is a closed pipe.
+log()  { [ -n "${NBO_CLUSTER_QUIET:-}" ] || { echo "nbo-cluster: $*" >&2; } 2>/dev/null || true; }
 
 host_name() { echo "${PREFIX}$1"; }
 host_addr() { echo "${NET}.$((HOST_BASE + $1))"; }
@@ -86,6 +87,7 @@ hosts_file_remove() {
 
 cluster_down() {
     local ns
+    trap '' PIPE
     if [ -n "${mpiexec_pid:-}" ]; then
         kill -TERM "$mpiexec_pid" 2>/dev/null || true
         sleep 0.5
@@ -212,13 +214,16 @@ down)
     ;;
 exec)
     check_tools
+    # A signal ends the job on the cluster too (the cluster stays up).
+    trap 'if [ -n "$mpiexec_pid" ]; then kill -TERM "$mpiexec_pid" 2>/dev/null; fi; exit 143' TERM
+    trap 'if [ -n "$mpiexec_pid" ]; then kill -TERM "$mpiexec_pid" 2>/dev/null; fi; exit 130' INT
     cluster_exec "$@"
     ;;
 run)
     check_tools
     take_lock
     # Tear down whatever happens: normal exit, failure, Ctrl-C, kill.
-    trap 'rc=$?; trap - EXIT; cluster_down; log "down"; exit $rc' EXIT
+    trap 'rc=$?; trap - EXIT; set +e; cluster_down; log "down"; exit $rc' EXIT
     trap 'exit 130' INT
     trap 'exit 143' TERM
     cluster_up

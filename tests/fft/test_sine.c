@@ -18,6 +18,8 @@
  *
  * usage: test_sine [--size NXxNYxNZ] [--nv N] [--grid RxC]
  *                  [--modes m1,m2,..] [--precisions double,single]
+ *                  [--planner estimate|measure] [--wisdom FILE]
+ * (FFTW_ESTIMATE by default: the tests check results, not speed.)
  */
 #include <fftw3.h>
 #include <math.h>
@@ -29,12 +31,13 @@
 
 typedef struct opts {
     int nx, ny, nz, nv, row, col;
-    char modes[128], precs[64];
+    p3o_planner_t planner;
+    char modes[128], precs[64], wisdom[512];
 } opts_t;
 
 static int parse(int argc, char **argv, opts_t *o)
 {
-    *o = (opts_t){.nx = 16, .ny = 12, .nz = 10, .nv = 3};
+    *o = (opts_t){.nx = 16, .ny = 12, .nz = 10, .nv = 3, .planner = P3O_PLANNER_ESTIMATE};
     snprintf(o->modes, sizeof(o->modes), "blocking,pipelined_mpi,pipelined_nbo");
     snprintf(o->precs, sizeof(o->precs), "double,single");
     for (int i = 1; i < argc; i++) {
@@ -51,6 +54,12 @@ static int parse(int argc, char **argv, opts_t *o)
             snprintf(o->modes, sizeof(o->modes), "%s", argv[++i]);
         else if (!strcmp(a, "--precisions"))
             snprintf(o->precs, sizeof(o->precs), "%s", argv[++i]);
+        else if (!strcmp(a, "--wisdom"))
+            snprintf(o->wisdom, sizeof(o->wisdom), "%s", argv[++i]);
+        else if (!strcmp(a, "--planner") && !strcmp(v, "measure"))
+            o->planner = P3O_PLANNER_MEASURE, i++;
+        else if (!strcmp(a, "--planner") && !strcmp(v, "estimate"))
+            o->planner = P3O_PLANNER_ESTIMATE, i++;
         else
             return -1;
     }
@@ -101,7 +110,10 @@ static int run_case(MPI_Comm comm, const opts_t *o, p3o_precision_t prec, p3o_mo
 {
     p3o_options_t opt;
     p3o_options_init(&opt);
-    opt.planner = P3O_PLANNER_ESTIMATE;
+    opt.planner = o->planner;
+    char wisdom[600]; /* fftw3 and fftw3f wisdom differ: one file per precision */
+    snprintf(wisdom, sizeof(wisdom), "%s.%s", o->wisdom, p3o_precision_name(prec));
+    opt.wisdom_file = o->wisdom[0] ? wisdom : NULL;
     opt.row = o->row;
     opt.col = o->col;
     p3o_plan_t plan;
@@ -185,7 +197,8 @@ int main(int argc, char **argv)
     if (parse(argc, argv, &o) != 0) {
         if (rank == 0)
             fprintf(stderr, "usage: test_sine [--size NXxNYxNZ (each >= 3)] [--nv N] [--grid RxC]"
-                            " [--modes m1,m2] [--precisions double,single]\n");
+                            " [--modes m1,m2] [--precisions double,single]"
+                            " [--planner estimate|measure] [--wisdom FILE]\n");
         MPI_Finalize();
         return 2;
     }

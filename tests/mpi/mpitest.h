@@ -63,10 +63,9 @@ int mt_finish(void);
 /* Engine and progress mode a default communicator resolves to. */
 void mt_describe(nbo_comm_t comm);
 
-/* Completion of one request: alternately nbo_wait and an nbo_test loop. */
+/* Complete one request: nbo_wait, or (use_test) an nbo_test loop that
+ * yields the core between polls. */
 int mt_complete(nbo_request_t *req, int use_test);
-
-
 
 /* Irregular all-to-allv counts: elements rank s sends rank d in pattern
  * `seed`, about a quarter of them zero.  symmetric: count(s,d) == count(d,s)
@@ -80,4 +79,5 @@ int mt_layout(int P, const int *counts, int gap, unsigned seed, int *displs);
 
 /* 1 if element e of a layout lies in no block. */
 int mt_in_gap(int P, const int *counts, const int *displs, int e);
+
 #endif

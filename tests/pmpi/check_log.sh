@@ -3,7 +3,7 @@
 # (LD_PRELOAD=... mpiexec ...) with NBO_PMPI_LOG=1 and check that the log
 # names libnbo for MPI_COMM_WORLD and MPI for the intercommunicator.
 mpiexec=$1 lib=$2 prog=$3
-out=$(LD_PRELOAD=$lib NBO_PMPI_LOG=1 timeout 50 "$mpiexec" -n 2 "$prog" --expect=nbo 2>&1)
+out=$(LD_PRELOAD=$lib NBO_PMPI_LOG=1 timeout 50 "$mpiexec" -n 2 "$prog" --expect=nbo --ncomms=2 2>&1)
 rc=$?
 echo "$out"
 [ $rc -eq 0 ] || { echo "FAIL: program exited $rc"; exit 1; }

@@ -105,6 +105,8 @@ void pt_vcheck(const int *recv, MPI_Comm comm, int seed, const char *what)
             }
 }
 
+int pt_expect_nbo(void) { return strcmp(pt_expect, "nbo") == 0; }
+
 typedef int (*stats_fn)(long *, long *, long *);
 
 static stats_fn stats(void) { return (stats_fn)dlsym(RTLD_DEFAULT, "nbo_pmpi_stats"); }

@@ -45,6 +45,10 @@ void pt_vlayout(MPI_Comm comm, int sc[], int sd[], int rc[], int rd[], int *stot
 void pt_vfill(int *send, MPI_Comm comm, int seed);
 void pt_vcheck(const int *recv, MPI_Comm comm, int seed, const char *what);
 
+/* --expect=nbo: libnbo serves (MPICH's own persistent collectives hang on
+ * MPI_Wait of an inactive request, so some checks are for libnbo only). */
+int pt_expect_nbo(void);
+
 /* Under the library: how many calls it served (-1: not loaded). */
 long pt_served(void);
 /* Under the library: nbo communicators alive (-1: not loaded). */

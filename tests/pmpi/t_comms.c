@@ -1,9 +1,11 @@
 /*
  * t_comms.c - communicators: MPI_COMM_SELF, a split sub-communicator, an
- * intercommunicator (MPI serves it), and 50 communicators created, used and
- * freed: the attribute callback must free libnbo's state each time.
+ * intercommunicator (MPI serves it), and N communicators (--ncomms=N,
+ * default 50) created, used and freed: the attribute callback must free
+ * libnbo's state each time.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "pt.h"
 
@@ -52,6 +54,10 @@ static void intercomm(int seed)
 int main(int argc, char **argv)
 {
     pt_init(&argc, &argv, "t_comms");
+    int ncomms = 50;
+    for (int i = 1; i < argc; i++)
+        if (strncmp(argv[i], "--ncomms=", 9) == 0)
+            ncomms = atoi(argv[i] + 9);
     int seed = 1;
     alltoall_on(MPI_COMM_SELF, 100, seed++, "comm_self");
 
@@ -64,17 +70,17 @@ int main(int argc, char **argv)
 
     intercomm(seed++);
 
-    /* 50 communicators: each one's libnbo state must go with it. */
+    /* Each communicator's libnbo state must go with it. */
     alltoall_on(MPI_COMM_WORLD, 1, seed++, "world");
     long before = pt_live_comms();
-    for (int i = 0; i < 50; i++) {
+    for (int i = 0; i < ncomms; i++) {
         MPI_Comm dup;
         MPI_Comm_dup(MPI_COMM_WORLD, &dup);
         alltoall_on(dup, 3, seed++, "dup");
         MPI_Comm_free(&dup);
     }
     long after = pt_live_comms();
-    PT_CHECK(after == before, "libnbo communicators alive: %ld before 50 dup/free, %ld after",
-             before, after);
+    PT_CHECK(after == before, "libnbo communicators alive: %ld before %d dup/free, %ld after",
+             before, ncomms, after);
     return pt_finish();
 }

@@ -1,0 +1,156 @@
+/* report.c - derived figures (improvement, ideal bound) and their tables. */
+#include "report.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef struct derived {
+    int    have;                  /* a successful blocking run exists */
+    int    hideable;              /* the ideal gain is at least 1 %: "of ideal" means something */
+    double improvement;           /* percent vs blocking */
+    double ideal, ideal_gain;     /* seconds, percent */
+    double of_ideal, comm_share;  /* percent */
+} derived_t;
+
+static const bench_row_t *baseline(const bench_row_t *group, int nvariants)
+{
+    for (int i = 0; i < nvariants; i++)
+        if (group[i].v.mode == P3O_BLOCKING && group[i].m.ok)
+            return &group[i];
+    return NULL;
+}
+
+static derived_t derive(const bench_row_t *r, const bench_row_t *base)
+{
+    derived_t d = {0};
+    if (!base || !r->m.ok)
+        return d;
+    const double Tb = base->m.time, K = base->m.t.col_comm, C = Tb - K;
+    const double hide = fmin(C, K);
+    d.have = 1;
+    d.improvement = 100.0 * (Tb - r->m.time) / Tb;
+    d.ideal = Tb - hide;
+    d.ideal_gain = 100.0 * hide / Tb;
+    d.hideable = hide >= 0.01 * Tb;
+    d.of_ideal = d.hideable ? 100.0 * (Tb - r->m.time) / hide : 0;
+    d.comm_share = 100.0 * K / Tb;
+    return d;
+}
+
+static void grid_name(char *buf, size_t n, const setup_t *s)
+{
+    snprintf(buf, n, "%dx%dx%d", s->nx, s->ny, s->nz);
+}
+
+void report_summary(FILE *f, const bench_row_t *rows, int nsizes, int nvariants, int P)
+{
+    fprintf(f, "| grid | P (ROW x COL) | nv |");
+    for (int i = 0; i < nvariants; i++)
+        fprintf(f, " %s (s) |", rows[i].v.name);
+    fprintf(f, " ideal (s) | col comm share |");
+    for (int i = 0; i < nvariants; i++)
+        if (rows[i].v.mode != P3O_BLOCKING)
+            fprintf(f, " %s gain |", rows[i].v.name);
+    fprintf(f, " ideal gain |");
+    for (int i = 0; i < nvariants; i++)
+        if (rows[i].v.mode == P3O_PIPELINED_NBO)
+            fprintf(f, " %s of ideal |", rows[i].v.name);
+    fprintf(f, "\n|");
+    int ncols = 3 + nvariants + 2 + 1;
+    for (int i = 0; i < nvariants; i++)
+        ncols += (rows[i].v.mode != P3O_BLOCKING) + (rows[i].v.mode == P3O_PIPELINED_NBO);
+    for (int i = 0; i < ncols; i++)
+        fprintf(f, " --- |");
+    fprintf(f, "\n");
+
+    for (int g = 0; g < nsizes; g++) {
+        const bench_row_t *grp = rows + (size_t)g * nvariants, *base = baseline(grp, nvariants);
+        char name[48];
+        grid_name(name, sizeof(name), &grp[0].s);
+        int row = 0, col = 0;
+        for (int i = 0; i < nvariants; i++)
+            if (grp[i].m.ok)
+                row = grp[i].m.row, col = grp[i].m.col;
+        fprintf(f, "| %s | %d (%d x %d) | %d |", name, P, row, col, grp[0].s.nv);
+        for (int i = 0; i < nvariants; i++)
+            grp[i].m.ok ? fprintf(f, " %.4f |", grp[i].m.time) : fprintf(f, " failed |");
+        derived_t b = derive(base ? base : grp, base);
+        b.have ? fprintf(f, " %.4f | %.0f %% |", b.ideal, b.comm_share) : fprintf(f, " - | - |");
+        for (int i = 0; i < nvariants; i++) {
+            if (grp[i].v.mode == P3O_BLOCKING)
+                continue;
+            derived_t d = derive(&grp[i], base);
+            d.have ? fprintf(f, " %.1f %% |", d.improvement) : fprintf(f, " - |");
+        }
+        b.have ? fprintf(f, " %.1f %% |", b.ideal_gain) : fprintf(f, " - |");
+        for (int i = 0; i < nvariants; i++) {
+            if (grp[i].v.mode != P3O_PIPELINED_NBO)
+                continue;
+            derived_t d = derive(&grp[i], base);
+            d.have && d.hideable ? fprintf(f, " %.0f %% |", d.of_ideal) : fprintf(f, " - |");
+        }
+        fprintf(f, "\n");
+    }
+}
+
+void report_details(FILE *f, const bench_row_t *rows, int nsizes, int nvariants, int P)
+{
+    (void)P;
+    fprintf(f, "| grid | variant | engine / progress | time (s) | gain | of ideal | FFT x+y+z | "
+               "row | col local | col comm | wait | round-trip error |\n");
+    fprintf(f, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+    for (int g = 0; g < nsizes; g++) {
+        const bench_row_t *grp = rows + (size_t)g * nvariants, *base = baseline(grp, nvariants);
+        for (int i = 0; i < nvariants; i++) {
+            const bench_row_t *r = &grp[i];
+            char name[48];
+            grid_name(name, sizeof(name), &r->s);
+            if (!r->m.ok) {
+                fprintf(f, "| %s | %s | - | failed: %s |||||||||\n", name, r->v.name, r->m.error);
+                continue;
+            }
+            derived_t d = derive(r, base);
+            const p3o_timers_t *t = &r->m.t;
+            fprintf(f, "| %s | %s | %s / %s | %.4f |", name, r->v.name, r->m.engine, r->m.progress,
+                    r->m.time);
+            if (d.have && d.hideable && r->v.mode != P3O_BLOCKING)
+                fprintf(f, " %.1f %% | %.0f %% |", d.improvement, d.of_ideal);
+            else if (d.have && r->v.mode != P3O_BLOCKING)
+                fprintf(f, " %.1f %% | - |", d.improvement);
+            else
+                fprintf(f, " - | - |");
+            fprintf(f, " %.4f | %.4f | %.4f | %.4f | %.4f | %.1e |\n", t->fft_x + t->fft_y + t->fft_z,
+                    t->row, t->col_local, t->col_comm, t->wait, r->m.err);
+        }
+    }
+}
+
+void report_csv(FILE *f, const bench_row_t *rows, int nsizes, int nvariants, int P)
+{
+    fprintf(f, "nx,ny,nz,nv,P,row,col,precision,variant,engine,progress,ok,time_s,"
+               "improvement_pct,ideal_s,ideal_improvement_pct,of_ideal_pct,col_comm_share_pct,"
+               "fft_x_s,fft_y_s,fft_z_s,row_s,col_local_s,col_comm_s,wait_s,error\n");
+    for (int g = 0; g < nsizes; g++) {
+        const bench_row_t *grp = rows + (size_t)g * nvariants, *base = baseline(grp, nvariants);
+        derived_t b = derive(base ? base : grp, base);
+        for (int i = 0; i < nvariants; i++) {
+            const bench_row_t *r = &grp[i];
+            derived_t d = derive(r, base);
+            const p3o_timers_t *t = &r->m.t;
+            fprintf(f, "%d,%d,%d,%d,%d,%d,%d,%s,%s,%s,%s,%d,%.6f,", r->s.nx, r->s.ny, r->s.nz,
+                    r->s.nv, P, r->m.row, r->m.col, p3o_precision_name(r->s.prec), r->v.name,
+                    r->m.ok ? r->m.engine : "-", r->m.ok ? r->m.progress : "-", r->m.ok,
+                    r->m.ok ? r->m.time : 0.0);
+            if (d.have && d.hideable)
+                fprintf(f, "%.2f,%.6f,%.2f,%.2f,%.2f,", d.improvement, b.ideal, b.ideal_gain,
+                        d.of_ideal, b.comm_share);
+            else if (d.have)
+                fprintf(f, "%.2f,%.6f,%.2f,,%.2f,", d.improvement, b.ideal, b.ideal_gain,
+                        b.comm_share);
+            else
+                fprintf(f, ",,,,,");
+            fprintf(f, "%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.3e\n", t->fft_x, t->fft_y, t->fft_z,
+                    t->row, t->col_local, t->col_comm, t->wait, r->m.err);
+        }
+    }
+}

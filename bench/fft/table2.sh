@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# table2.sh - the paper's Table II with p3o_bench: on one host (mpiexec -n 2)
+# and, where network namespaces can be built, on the emulated 2-host cluster
+# (scripts/cluster/nbo-cluster.sh, one rank per host).  Writes the markdown
+# tables and CSV files to OUTDIR.
+#
+#   bench/fft/table2.sh [-b BUILD] [-o OUTDIR] [-r RATE] [--no-cluster]
+#                       [-- p3o_bench options]
+#
+#   -b BUILD      meson build dir (default: build)
+#   -o OUTDIR     output folder (default: out/fft)
+#   -r RATE       link rate of the emulated cluster (default 1gbit)
+#   --no-cluster  one host only
+#   default p3o_bench options: --sizes 64,96,128 --nv 4 --iters 3 --reps 3
+#                              --engines mpi,ucx
+# NBO_* variables in the environment reach the ranks (e.g. NBO_PROGRESS).
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+build=build
+outdir=out/fft
+rate=1gbit
+cluster=1
+opts=(--sizes 64,96,128 --nv 4 --iters 3 --reps 3 --engines mpi,ucx)
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+    -b) build=$2; shift 2 ;;
+    -o) outdir=$2; shift 2 ;;
+    -r) rate=$2; shift 2 ;;
+    --no-cluster) cluster=0; shift ;;
+    --) shift; [ $# -eq 0 ] || opts=("$@"); break ;;
+    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "table2.sh: unknown option $1" >&2; exit 2 ;;
+    esac
+done
+
+bench=$(cd "$ROOT" && realpath "$build")/bench/fft/p3o_bench
+[ -x "$bench" ] || { echo "table2.sh: $bench not built (meson compile -C $build)" >&2; exit 1; }
+mkdir -p "$outdir"
+outdir=$(realpath "$outdir")
+
+echo "== one host, mpiexec -n 2" >&2
+timeout 1800 mpiexec -n 2 "$bench" "${opts[@]}" --csv "$outdir/table2-onehost.csv" |
+    tee "$outdir/table2-onehost.md"
+
+if [ "$cluster" -eq 1 ]; then
+    echo "== emulated 2-host cluster at $rate, one rank per host" >&2
+    rc=0
+    "$ROOT/scripts/cluster/nbo-cluster.sh" run -N 2 -k 1 -r "$rate" -t 1800 -- \
+        "$bench" "${opts[@]}" --csv "$outdir/table2-cluster-$rate.csv" |
+        tee "$outdir/table2-cluster-$rate.md" || rc=$?
+    [ "$rc" -ne 77 ] || echo "table2.sh: emulated cluster unavailable here (SKIP)" >&2
+    [ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || exit "$rc"
+fi
+echo "tables and CSV in $outdir" >&2

@@ -1,0 +1,85 @@
+/*
+ * ucx_query.c - a UCX communicator says what it is: engine "ucx", a
+ * completion descriptor (NBO_CAP_EVENT_FD), the UCX version and transports
+ * in its detail; NBO_CAP_OFFLOAD exactly when an RDMA transport (rc/dc) is
+ * configured.  Exits 77 without UCX.
+ */
+#include <mpi.h>
+#include <nbo.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Is one of the listed transports ("... tl self,tcp,rc_mlx5") rc or dc? */
+static int has_rdma_transport(const char *detail)
+{
+    const char *tl = strstr(detail, "tl ");
+    if (!tl)
+        return 0;
+    for (const char *p = tl + 3; *p; p++)
+        if ((p == tl + 3 || p[-1] == ',') && (!strncmp(p, "rc", 2) || !strncmp(p, "dc", 2)))
+            return 1;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    int provided, rank, bad = 0;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    nbo_config_t cfg;
+    nbo_config_init(&cfg);
+    cfg.engine = NBO_ENGINE_UCX;
+    nbo_comm_t comm;
+    int rc = nbo_comm_create(MPI_COMM_WORLD, &cfg, &comm);
+    if (rc == NBO_ERR_ENGINE) {
+        if (rank == 0)
+            printf("ucx_query: UCX engine not usable here: SKIP\n");
+        MPI_Finalize();
+        return 77;
+    }
+    nbo_comm_info_t info;
+    if (rc == NBO_SUCCESS)
+        rc = nbo_comm_query(comm, &info);
+    if (rc != NBO_SUCCESS) {
+        fprintf(stderr, "ucx_query: %s\n", nbo_strerror(rc));
+        bad = 1;
+    } else {
+        const char *name = nbo_engine_name(info.engine);
+        int rdma = has_rdma_transport(info.engine_detail);
+        if (info.engine != NBO_ENGINE_UCX || strcmp(name, "ucx") != 0) {
+            fprintf(stderr, "engine is %s, not ucx\n", name);
+            bad = 1;
+        }
+        if (!(info.engine_caps & NBO_CAP_EVENT_FD)) {
+            fprintf(stderr, "no NBO_CAP_EVENT_FD in caps 0x%x\n", info.engine_caps);
+            bad = 1;
+        }
+        if (info.engine_caps & NBO_CAP_HW_WAITS) {
+            fprintf(stderr, "UCX cannot run waits on the NIC, yet caps say so\n");
+            bad = 1;
+        }
+        if (strncmp(info.engine_detail, "UCX 1.", 6) != 0 || !strstr(info.engine_detail, "tl ")) {
+            fprintf(stderr, "detail lacks version and transports: \"%s\"\n", info.engine_detail);
+            bad = 1;
+        }
+        if (!!(info.engine_caps & NBO_CAP_OFFLOAD) != rdma) {
+            fprintf(stderr, "NBO_CAP_OFFLOAD %s but transports are \"%s\"\n",
+                    info.engine_caps & NBO_CAP_OFFLOAD ? "set" : "clear", info.engine_detail);
+            bad = 1;
+        }
+        if (rank == 0)
+            printf("engine %s, progress %s, caps 0x%x, detail \"%s\"\n", name,
+                   nbo_progress_name(info.progress), info.engine_caps, info.engine_detail);
+        rc = nbo_comm_free(&comm);
+        if (rc != NBO_SUCCESS) {
+            fprintf(stderr, "comm_free: %s\n", nbo_strerror(rc));
+            bad = 1;
+        }
+    }
+    int all = 0;
+    MPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("ucx_query: %s\n", all ? "FAIL" : "PASS");
+    MPI_Finalize();
+    return all ? 1 : 0;
+}
