@@ -158,10 +158,14 @@ int nbo_comm_free(nbo_comm_t *comm)
     nbo_lock();
     struct nbo_comm *c = nbo_comm_lookup(*comm);
     int rc = !c ? NBO_ERR_COMM : c->live > 0 ? NBO_ERR_PENDING : NBO_SUCCESS;
+    int broken = c && c->broken;
     nbo_unlock();
     if (!c)
         return rc;
-    rc = agree(c->comm, rc);
+    /* After a fault the peers may be dead: agreeing would hang, so a broken
+     * communicator is released locally. */
+    if (!broken)
+        rc = agree(c->comm, rc);
     if (rc != NBO_SUCCESS)
         return rc;
     nbo_lock();

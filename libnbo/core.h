@@ -30,6 +30,7 @@ struct nbo_comm {
     nbo_engine_comm_t      *ec;
     uint32_t                seq;        /* collective calls so far: the wire tag */
     int                     live;       /* requests created and not yet freed */
+    int                     broken;     /* a peer or link failed: free is local */
     struct nbo_request     *active;     /* started, not yet complete */
     struct nbo_comm        *next;       /* in the list of all communicators */
 };

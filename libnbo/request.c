@@ -212,6 +212,9 @@ void nbo_request_fail(struct nbo_request *r, int err)
 {
     if (r->state != REQ_ACTIVE)
         return;
+    /* After these, peers may be gone: collective steps must not wait. */
+    if (err == NBO_ERR_TIMEOUT || err == NBO_ERR_PEER || err == NBO_ERR_TRANSPORT)
+        r->comm->broken = 1;
     if (r->posted > 0)
         r->comm->ops->cancel(r->comm->ec, &r->x);
     request_finish(r, err);

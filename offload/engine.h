@@ -52,7 +52,10 @@ typedef struct nbo_engine_ops {
     /* Collective over comm, a private duplicate owned by the core (the
      * engine may use it for bootstrap and for traffic). */
     int (*open)(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t **out);
-    /* Collective; called with no request live on the communicator. */
+    /* Called with no request live on the communicator.  Collective in the
+     * normal case, but after a fault (a request failed with a timeout, peer
+     * or transport error) peers may be dead: close must never wait on them
+     * without a bound (flush with a deadline, or force-close endpoints). */
     void (*close)(nbo_engine_comm_t *ec);
 
     /* NBO_CAP_* bits of an open communicator; detail as for probe. */

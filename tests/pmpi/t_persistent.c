@@ -142,10 +142,36 @@ static void startall_mixed(void)
     free(s1), free(r1), free(s2), free(r2), free(sc), free(sd), free(rc), free(rd);
 }
 
+/* MPI lets a communicator be freed while a persistent request on it
+ * lives: the request keeps working, and libnbo's state for it is released
+ * at MPI_Finalize.  A second request is left for MPI_Finalize to free. */
+static void outlive_comm(void)
+{
+    const int n = 8;
+    int *s = alloc_ints((size_t)n * pt_size), *r = alloc_ints((size_t)n * pt_size);
+    MPI_Comm dup;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    MPI_Request req, left_over;
+    PT_MPI(MPI_Alltoall_init(s, n, MPI_INT, r, n, MPI_INT, dup, MPI_INFO_NULL, &req));
+    PT_MPI(MPI_Alltoall_init(s, n, MPI_INT, r, n, MPI_INT, dup, MPI_INFO_NULL, &left_over));
+    MPI_Comm_free(&dup);
+    for (int it = 0; it < 3; it++) {
+        pt_fill(s, n, MPI_COMM_WORLD, 3000 + it);
+        PT_MPI(MPI_Start(&req));
+        PT_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        pt_check(r, n, MPI_COMM_WORLD, 3000 + it, "persistent after MPI_Comm_free");
+    }
+    PT_MPI(MPI_Request_free(&req));
+    (void)left_over; /* freed by MPI_Finalize */
+    free(s);
+    /* r stays allocated: left_over is bound to it until MPI_Finalize. */
+}
+
 int main(int argc, char **argv)
 {
     pt_init(&argc, &argv, "t_persistent");
     start_many();
     startall_mixed();
+    outlive_comm();
     return pt_finish();
 }

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# run_peer_killed.sh PROGRAM P MODE: run the peer-killed test and judge it.
+#
+# The last rank kills itself mid-operation.  MODE says what must follow:
+#   error    every survivor's nbo_wait returns an error within NBO_TIMEOUT,
+#            it frees the communicator and writes a PASS verdict file;
+#   no-hang  the MPI engine: MPICH (ch4:ucx) terminates a process whose
+#            MPI calls touch a dead peer, whatever the error handler, so
+#            libnbo cannot return an error there.  What must hold: no
+#            survivor hangs; each one either reports an error (PASS file)
+#            or is gone, within the deadline.
+# mpiexec itself exits non-zero as soon as the rank dies: that is expected.
+set -u
+prog=$1 np=$2 mode=$3
+dir=$(mktemp -d)
+cleanup() { pkill -KILL -f "$prog $dir" 2>/dev/null; rm -rf "$dir"; }
+trap cleanup EXIT
+timeout 90 mpiexec -disable-auto-cleanup -n "$np" "$prog" "$dir" >"$dir/mpiexec.log" 2>&1
+deadline=$((SECONDS + 60))
+alive() { pgrep -f "$prog $dir" >/dev/null; }
+while [ $SECONDS -lt $deadline ]; do
+  [ -e "$dir/skip" ] && { echo "SKIP: engine ${NBO_ENGINE:-auto} not usable here"; exit 77; }
+  [ "$(ls "$dir"/rank-*.txt 2>/dev/null | wc -l)" -ge $((np - 1)) ] && break
+  [ "$mode" = no-hang ] && ! alive && break
+  sleep 0.5
+done
+sleep 0.5
+cat "$dir"/rank-*.txt 2>/dev/null
+pass=$(cat "$dir"/rank-*.txt 2>/dev/null | grep -c '^PASS')
+fail=$(cat "$dir"/rank-*.txt 2>/dev/null | grep -c '^FAIL')
+if [ "$mode" = error ]; then
+  if [ "$pass" -ne $((np - 1)) ]; then
+    echo "FAIL: $pass of $((np - 1)) survivors reported an error within the deadline"
+    tail -5 "$dir/mpiexec.log"; exit 1
+  fi
+  echo "all $pass survivors got an error and released the communicator"
+else
+  if alive; then echo "FAIL: a survivor still runs after the deadline (hang)"; exit 1; fi
+  [ "$fail" -eq 0 ] || { echo "FAIL: a survivor completed without an error"; exit 1; }
+  echo "no hang: $pass survivors reported an error, the others were terminated by MPICH"
+fi
