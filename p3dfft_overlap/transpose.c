@@ -109,14 +109,16 @@ void p3o_row_pack(struct p3o_plan *p, int dir)
 void p3o_row_unpack(struct p3o_plan *p, int dir)
 {
     const p3o_xfer_t *x = &p->rowx;
+    /* A ROW of one rank exchanges nothing (p3o_row_exchange skips it). */
+    const void *recv = p->row == 1 ? p->row_send : p->row_recv;
     for (int q = 0; q < p->row; q++) {
         if (dir == P3O_FWD) {
             box_t b = reversed(row_y_box(p, q));
-            move_box(p->ybuf, (size_t)p3o_split_start(p->ny, p->row, q), p->row_recv,
+            move_box(p->ybuf, (size_t)p3o_split_start(p->ny, p->row, q), recv,
                      (size_t)x->rdsp[q], &b, p->es);
         } else {
             box_t b = reversed(row_x_box(p, q));
-            move_box(p->xc, (size_t)p3o_split_start(p->nxh, p->row, q), p->row_recv,
+            move_box(p->xc, (size_t)p3o_split_start(p->nxh, p->row, q), recv,
                      (size_t)x->sdsp[q], &b, p->es);
         }
     }

@@ -21,6 +21,7 @@
  * and a shell handle for the application; pm_requests.c puts the current
  * run's generalized request in the shell's place in every request call.
  */
+#include <sched.h>
 #include <stdlib.h>
 
 #include "pmpi.h"
@@ -44,6 +45,9 @@ void pm_run_poll(pm_run_t *run)
     int rc = nbo_test(&run->req, &flag);
     if (flag || rc != NBO_SUCCESS)
         run_complete(run, rc);
+    else
+        sched_yield(); /* MPICH polls in a tight loop: leave the progress
+                          thread (and, oversubscribed, the peers) a turn */
 }
 
 void pm_run_finish(pm_run_t *run)

@@ -106,11 +106,22 @@ PM_EXPORT int MPI_Startall(int count, MPI_Request reqs[])
     return rc;
 }
 
+/* MPICH's MPI_Wait polls a generalized request in a tight loop; for ours
+ * wait in libnbo instead (which sleeps while its progress thread works),
+ * then let MPI complete and free the request as usual. */
 PM_EXPORT int MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
-    if (!request || !pop_of(*request))
+    void *obj = NULL;
+    pm_kind_t kind = request && atomic_load(&pm_live_ops) ? pm_table_get(*request, &obj)
+                                                          : PM_NONE;
+    if (kind == PM_RUN)
+        pm_run_finish(obj);
+    if (kind != PM_POP)
         return PMPI_Wait(request, status);
-    MPI_Request g = stand_in(*request);
+    pm_pop_t *pop = obj;
+    MPI_Request g = pop->run ? pop->run->greq : MPI_REQUEST_NULL;
+    if (pop->run)
+        pm_run_finish(pop->run);
     return PMPI_Wait(&g, status);
 }
 

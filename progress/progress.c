@@ -64,8 +64,11 @@ int nbo_progress_poll(nbo_progress_mode_t mode)
 {
     double now = nbo_now();
     int n = 0;
+    /* Idle engines too: messages of a collective this rank has not started
+     * yet may be arriving, and an engine with undrained events cannot be
+     * armed for sleeping. */
     for (struct nbo_comm *c = comms; c; c = c->next)
-        if (c->active && c->cfg.progress == mode)
+        if (c->cfg.progress == mode)
             n += poll_comm(c, now);
     return n;
 }

@@ -146,8 +146,15 @@ static void *thread_main(void *arg)
         if (us > 0)
             spin(us);
         int active;
-        if (arm_all(&active))
+        if (arm_all(&active)) {
+            /* Events pending: poll again, but let application threads take
+             * the lock in between, or a stream of early messages could keep
+             * them out for good. */
+            nbo_unlock();
+            sched_yield();
+            nbo_lock();
             continue;
+        }
         int ms = sleep_ms(active);
         int fdless = T.fdless && active;
         nbo_unlock();

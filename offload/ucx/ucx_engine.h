@@ -44,6 +44,10 @@
 /* ucp_worker_progress calls per progress() at most. */
 #define UCX_PROGRESS_MAX 256
 
+/* Fruitless ucp_worker_arm busy answers in a row before arm() lets the
+ * caller sleep anyway. */
+#define UCX_BUSY_MAX 16
+
 /* One posted SEND or RECV task. */
 typedef struct ucx_op {
     nbo_exec_t              *x;      /* NULL once cancel() gave up on it */
@@ -99,6 +103,7 @@ typedef struct ucx_shared {
     struct nbo_engine_comm *current; /* whose progress() is running */
     int            cross;        /* completions for other comms meanwhile */
     int            armed;        /* ucp_worker_arm said OK, not yet woken */
+    int            busy_streak;  /* busy answers with no completion since */
     pthread_t      sleeper;      /* the thread that armed it */
 } ucx_shared_t;
 

@@ -8,7 +8,9 @@
  */
 #include "ucx_engine.h"
 
-#define UNFILLED UINT64_MAX /* not a tag we use: no rank 2^20-1 with tag 2^32-1 in cid 4095 */
+/* Marks recv_info that UCX left unfilled.  As a tag it would need rank
+ * 2^20-1, collective 2^32-1 and communicator 4095 at once. */
+#define UNFILLED UINT64_MAX
 
 uint64_t ucx_tag(unsigned cid, uint32_t tag, int src)
 {

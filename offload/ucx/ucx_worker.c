@@ -110,6 +110,7 @@ int ucx_shared_acquire(void)
         .field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
         .thread_mode = UCS_THREAD_MODE_SERIALIZED,
     };
+
     if (ucp_worker_create(ucx_g.ctx, &wp, &ucx_g.worker) != UCS_OK)
         goto fail_ctx;
     if (ucp_worker_get_efd(ucx_g.worker, &ucx_g.efd) != UCS_OK)

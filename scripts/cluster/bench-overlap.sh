@@ -76,13 +76,13 @@ trap 'exit 143' TERM
 
 "$CLUSTER" up -N "$hosts" -r "$rate"
 echo "# emulated cluster: $hosts hosts x $per_host rank(s), tbf $rate, UCX_TLS=tcp,self"
-on_cluster -N "$hosts" -k "$per_host" -t 900 -- "$bin" "${bench_opts[@]}" -o "$csv"
+on_cluster -N "$hosts" -k "$per_host" -t 900 -d '^# nbo_overlap: done' -g 20 -- "$bin" "${bench_opts[@]}" -o "$csv"
 
 if [ "$async" = 1 ]; then
     echo
     echo "# MPICH with its own progress thread (MPIR_CVAR_ASYNC_PROGRESS=1), a separate run"
     export MPIR_CVAR_ASYNC_PROGRESS=1
-    on_cluster -N "$hosts" -k "$per_host" -t 600 -- \
+    on_cluster -N "$hosts" -k "$per_host" -t 600 -d '^# nbo_overlap: done' -g 20 -- \
         "$bin" "${bench_opts[@]}" -M ialltoall -L async -V -o "$csv.async" ||
         echo "bench-overlap: the async-progress run ended with an error (rc $?); rows it wrote are kept" >&2
     unset MPIR_CVAR_ASYNC_PROGRESS

@@ -35,8 +35,12 @@ trap 'exit 143' TERM
 "$CLUSTER" up -N "$hosts" -r "$rate"
 failed=()
 for prog in "$@"; do
+    # Absolute: hydra starts the ranks from its own working directory.
+    case "$prog" in /*) ;; *) prog="$PWD/$prog" ;; esac
     start=$(date +%s%N)
-    if on_cluster -N "$hosts" -t 150 -- "$prog"; then
+    # The programs end with "NAME P=.. ...: PASS (N checks, 0 failures over
+    # all ranks)" from rank 0 after a reduction over all ranks.
+    if on_cluster -N "$hosts" -t 150 -d ': PASS (' -g 15 -- "$prog"; then
         echo "PASS $(basename "$prog") on $hosts hosts ($((($(date +%s%N) - start) / 1000000)) ms)"
     else
         echo "FAIL $(basename "$prog") on $hosts hosts"

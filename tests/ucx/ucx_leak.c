@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define ROUNDS_REBUILD 20
 #define ROUNDS 100
 #define RSS_SLACK_KB (8 * 1024)
 
@@ -84,7 +85,7 @@ int main(int argc, char **argv)
     }
     int fds0 = open_fds();
     long rss0 = rss_kb();
-    for (int i = 1; i <= ROUNDS && rc == NBO_SUCCESS; i++)
+    for (int i = 1; i <= ROUNDS_REBUILD && rc == NBO_SUCCESS; i++)
         rc = one_round(i, size);
     if (rc != NBO_SUCCESS) {
         fprintf(stderr, "[%d] pass 1: %s\n", rank, nbo_strerror(rc));
@@ -96,6 +97,7 @@ int main(int argc, char **argv)
     /* Pass 2: a communicator held open keeps the worker alive. */
     nbo_config_t cfg;
     nbo_config_init(&cfg);
+    nbo_config_from_env(&cfg); /* the same progress mode as the rounds' */
     cfg.engine = NBO_ENGINE_UCX;
     nbo_comm_t keep;
     rc = nbo_comm_create(MPI_COMM_WORLD, &cfg, &keep);

@@ -24,10 +24,12 @@ for np in ${NBO_VERBS_SUITE_NP:-2 3}; do
     step "verbs_check P=$np" 150 mpiexec -n "$np" "$build/tests/verbs/verbs_check"
 done
 
-# Other folders' programs, when built, with the verbs engine: the MPI
+# Other folders' programs, when built, with the verbs engine: MPI
 # correctness programs, and the progress thread sleeping on the verbs
-# completion channel (program:P).
-for t in ${NBO_VERBS_SUITE_MORE:-mpi/t_sizes:3 mpi/t_alltoallv:3 mpi/t_persistent:3 mpi/t_multi:3 progress/test_background:3 progress/test_thread_sleeps:2}; do
+# completion channel (program:P).  t_sizes and t_persistent pass too but are
+# left out by default for time (t_persistent's 1000 starts take ~8 min under
+# emulation): NBO_VERBS_SUITE_MORE="mpi/t_sizes:3 mpi/t_persistent:3" adds them.
+for t in ${NBO_VERBS_SUITE_MORE:-mpi/t_alltoallv:3 mpi/t_multi:3 progress/test_background:3 progress/test_thread_sleeps:2}; do
     prog=$build/tests/${t%%:*}
     [ -x "$prog" ] || continue
     step "${t%%:*} P=${t##*:}" 150 mpiexec -n "${t##*:}" "$prog"

@@ -11,7 +11,9 @@
  *      one rank late (peers run ahead into later collectives: RNR retry and
  *      per-peer ordering);
  *   5. nbo_ialltoallv with uneven and zero counts;
- *   6. buffers freed and reallocated between calls (registration cache).
+ *   6. buffers freed and reallocated between calls (registration cache);
+ *   7. nbo_comm_free releases every QP, CQ, MR and PD of the process (as the
+ *      kernel lists them: `rdma resource show`).
  * Every byte is checked against the pattern its sender wrote.
  */
 #include <stdio.h>
@@ -205,6 +207,21 @@ static void reuse(nbo_comm_t c, unsigned *seed)
     }
 }
 
+/* QPs, CQs, MRs and PDs this process owns, as the kernel lists them. */
+static int my_rdma_objects(void)
+{
+    FILE *f = popen("for r in qp cq mr pd; do rdma resource show $r; done 2>/dev/null", "r");
+    if (!f)
+        return -1;
+    char line[1024], needle[32];
+    snprintf(needle, sizeof(needle), " pid %d ", (int)getpid());
+    int n = 0;
+    while (fgets(line, sizeof(line), f))
+        n += strstr(line, needle) != NULL;
+    pclose(f);
+    return n;
+}
+
 int main(int argc, char **argv)
 {
     int provided;
@@ -228,9 +245,16 @@ int main(int argc, char **argv)
         alltoallv(w1, seed++);
         reuse(pw, &seed);
     }
+    int held = my_rdma_objects();
     if (pw) OK(nbo_comm_free(&pw));
     if (w1) OK(nbo_comm_free(&w1));
     if (br) OK(nbo_comm_free(&br));
+    int left = my_rdma_objects();
+    CHECK(held > 0, "rdma resource show lists none of this process's objects (%d)", held);
+    CHECK(left == 0, "%d RDMA objects left after nbo_comm_free (%d before)", left, held);
+    if (rank == 0)
+        printf("verbs_check: RDMA objects of rank 0: %d with 3 comms open, %d after freeing\n",
+               held, left);
 
     int all = 0;
     MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
