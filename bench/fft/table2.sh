@@ -42,7 +42,7 @@ mkdir -p "$outdir"
 outdir=$(realpath "$outdir")
 
 echo "== one host, mpiexec -n 2" >&2
-timeout 1800 mpiexec -n 2 "$bench" "${opts[@]}" --csv "$outdir/table2-onehost.csv" |
+timeout 600 mpiexec -n 2 "$bench" "${opts[@]}" --csv "$outdir/table2-onehost.csv" |
     tee "$outdir/table2-onehost.md"
 
 if [ "$cluster" -eq 1 ]; then

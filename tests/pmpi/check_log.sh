@@ -7,7 +7,7 @@ out=$(LD_PRELOAD=$lib NBO_PMPI_LOG=1 timeout 50 "$mpiexec" -n 2 "$prog" --expect
 rc=$?
 echo "$out"
 [ $rc -eq 0 ] || { echo "FAIL: program exited $rc"; exit 1; }
-echo "$out" | grep -q "libnbo-mpi: communicator MPI_COMM_WORLD (size 2) served by libnbo" ||
+echo "$out" | grep -q "libnbo-mpi: communicator MPI_COMM_WORLD (size 2) served by libnbo: engine mpi, progress thread" ||
     { echo "FAIL: no log line saying libnbo serves MPI_COMM_WORLD"; exit 1; }
 echo "$out" | grep -q "served by MPI: intercommunicator" ||
     { echo "FAIL: no log line saying MPI serves the intercommunicator"; exit 1; }

@@ -102,7 +102,8 @@ int main(int argc, char **argv)
     nbo_comm_t keep;
     rc = nbo_comm_create(MPI_COMM_WORLD, &cfg, &keep);
     int fds2a = open_fds();
-    for (int i = 1; i <= ROUNDS && rc == NBO_SUCCESS; i++)
+    int rounds = argc > 1 ? atoi(argv[1]) : ROUNDS; /* more, to see a trend */
+    for (int i = 1; i <= rounds && rc == NBO_SUCCESS; i++)
         rc = one_round(i, size);
     if (rc != NBO_SUCCESS) {
         fprintf(stderr, "[%d] pass 2: %s\n", rank, nbo_strerror(rc));
