@@ -90,7 +90,7 @@ static int connect_all(nbo_engine_comm_t *ec, const ucx_hello_t *hello, const ch
         /* Error handling PEER makes UCX drop transports that cannot report
          * a dead peer, which shared memory cannot: between processes that
          * could use shared memory we keep it (a dead local peer then shows
-         * as NBO_ERR_TIMEOUT), unless NBO_UCX_PEER_ERRORS=1.  self has no
+         * as NBO_ERR_TIMEOUT), unless NBO_PEER_ERRORS=1.  self has no
          * peer-failure support at all. */
         int same_host = hello[r].host_key == ucx_g.host_key;
         p->peer_err = r != ec->rank && (ucx_g.peer_errors || !same_host || !ucx_g.have_shm);

@@ -69,9 +69,14 @@ typedef struct ucx_reg {
     struct ucx_reg *next;
 } ucx_reg_t;
 
-/* x->engine_data: the registration covering each named buffer, if any. */
+/* x->engine_data: which buffers are worth registering and, once the plan
+ * runs a second time, the registration covering each. */
 typedef struct ucx_plan {
+    int        want[NBO_BUF_COUNT];
     ucx_reg_t *reg[NBO_BUF_COUNT];
+    int        first_task; /* first task posted in a run: a new start */
+    int        starts;
+    int        mapped;
 } ucx_plan_t;
 
 typedef struct ucx_peer {
@@ -93,7 +98,7 @@ typedef struct ucx_shared {
     char           tls[80];      /* transports of the context: "self,tcp,..." */
     int            have_shm;     /* sysv/posix/xpmem among them */
     int            have_rdma;    /* rc/dc (RDMA-capable) among them */
-    int            peer_errors;  /* NBO_UCX_PEER_ERRORS=1: PEER mode everywhere */
+    int            peer_errors;  /* NBO_PEER_ERRORS=1: PEER mode everywhere */
     uint64_t       host_key;     /* host + network namespace */
     uint64_t       cids[UCX_MAX_COMMS / 64]; /* communicator ids in use */
     ucx_op_t      *done_head, *done_tail;    /* completed inside post() */
@@ -130,6 +135,8 @@ void ucx_engine_close(nbo_engine_comm_t *ec);
 
 /* ucx_memory.c */
 int  ucx_engine_plan_attach(nbo_engine_comm_t *ec, nbo_exec_t *x);
+/* Called by post() for each window: registers on the second start. */
+void ucx_plan_note_post(nbo_exec_t *x, int first);
 void ucx_engine_plan_detach(nbo_engine_comm_t *ec, nbo_exec_t *x);
 void ucx_reg_release_all(void);
 

@@ -3,9 +3,9 @@
  * handles keyed by address range, handed to UCX per operation through
  * ucp_request_param_t.memh (UCX >= 1.13, protocol v1 and v2).
  *
- * A plan (persistent request, or one non-persistent call) takes a reference
- * on the registration covering each of its large buffers at plan_attach and
- * drops it at plan_detach; plans over the same buffers share one entry.  An
+ * A plan that starts a second time (a persistent request) takes a reference
+ * on the registration covering each of its large buffers and drops it at
+ * plan_detach; plans over the same buffers share one entry.  An
  * entry is unmapped when its last plan goes: we cannot see the application
  * free and reuse an address range, so keeping an unused registration could
  * pin stale pages (UCX's own rcache can, with its memory hooks, and catches
@@ -79,7 +79,7 @@ static int worth_registering(const nbo_exec_t *x, int b)
 
 static int registration_enabled(void)
 {
-    const char *v = getenv("NBO_UCX_REGISTER");
+    const char *v = getenv("NBO_REGCACHE");
     return !v || atoi(v) != 0;
 }
 
@@ -98,10 +98,28 @@ int ucx_engine_plan_attach(nbo_engine_comm_t *ec, nbo_exec_t *x)
     if (!plan)
         return NBO_ERR_NOMEM;
     for (int b = 0; b < NBO_BUF_COUNT; b++)
-        if (want[b])
-            plan->reg[b] = reg_get(x->buf[b], x->buf_len[b]);
+        plan->want[b] = want[b];
+    plan->first_task = -1;
     x->engine_data = plan;
     return NBO_SUCCESS;
+}
+
+/* A plan that runs once (a non-persistent call) is left to UCX's rcache: a
+ * map and unmap of our own would only add their cost.  A plan that starts
+ * a second time (a persistent request) gets its registration then, once. */
+void ucx_plan_note_post(nbo_exec_t *x, int first)
+{
+    ucx_plan_t *plan = x->engine_data;
+    if (!plan || plan->mapped)
+        return;
+    if (plan->first_task < 0)
+        plan->first_task = first;
+    if (first != plan->first_task || ++plan->starts < 2)
+        return;
+    for (int b = 0; b < NBO_BUF_COUNT; b++)
+        if (plan->want[b])
+            plan->reg[b] = reg_get(x->buf[b], x->buf_len[b]);
+    plan->mapped = 1;
 }
 
 void ucx_engine_plan_detach(nbo_engine_comm_t *ec, nbo_exec_t *x)

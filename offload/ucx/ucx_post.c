@@ -103,6 +103,7 @@ int ucx_engine_post(nbo_engine_comm_t *ec, nbo_exec_t *x, int first, int n)
         ops = op;
     }
 
+    ucx_plan_note_post(x, first);
     const ucx_plan_t *plan = x->engine_data;
     int queued = 0, in_flight = 0;
     for (int i = first; i < first + n; i++) {

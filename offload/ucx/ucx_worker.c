@@ -118,7 +118,7 @@ int ucx_shared_acquire(void)
     if (ucp_worker_get_address(ucx_g.worker, &ucx_g.addr, &ucx_g.addr_len) != UCS_OK)
         goto fail_worker;
     scan_transports(ucx_g.ctx);
-    const char *pe = getenv("NBO_UCX_PEER_ERRORS");
+    const char *pe = getenv("NBO_PEER_ERRORS");
     ucx_g.peer_errors = pe && atoi(pe) == 1;
     ucx_g.host_key = host_key();
     ucx_g.armed = 0;

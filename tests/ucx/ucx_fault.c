@@ -7,7 +7,7 @@
  * and, for the stuck send, a forced close of the endpoint.  Rank 0 then
  * resumes rank 1, whose own all-to-all must fail too (the endpoint to it
  * is gone: NBO_ERR_PEER, or a timeout), not hang and not succeed.  Both
- * free the communicator and finish.  Run with NBO_UCX_PEER_ERRORS=1 and a
+ * free the communicator and finish.  Run with NBO_PEER_ERRORS=1 and a
  * short NBO_TIMEOUT.
  */
 #include <mpi.h>

@@ -23,6 +23,17 @@
 
 #include <nbo.h>
 
+/* A survivor that dies instead of reporting says so. */
+static void on_fatal(int sig)
+{
+    char msg[64];
+    int n = snprintf(msg, sizeof(msg), "verbs_fault: pid %d got signal %d\n", (int)getpid(), sig);
+    if (write(2, msg, (size_t)n) < 0)
+        _exit(128 + sig);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 static double now_ms(void)
 {
     struct timespec ts;
@@ -39,6 +50,10 @@ int main(int argc, char **argv)
     /* Hydra (-disable-auto-cleanup) tells survivors of a death with
      * SIGUSR1, whose default action would kill them before they report. */
     signal(SIGUSR1, SIG_IGN);
+    signal(SIGSEGV, on_fatal);
+    signal(SIGBUS, on_fatal);
+    signal(SIGABRT, on_fatal);
+    signal(SIGTERM, on_fatal);
     if (argc < 2 || size < 2) {
         fprintf(stderr, "usage: mpiexec -n P>=2 %s RESULT_DIR\n", argv[0]);
         MPI_Abort(MPI_COMM_WORLD, 2);
