@@ -34,6 +34,13 @@ static void on_fatal(int sig)
     raise(sig);
 }
 
+static int reported;
+static void on_exit_early(void)
+{
+    if (!reported)
+        fprintf(stderr, "verbs_fault: pid %d exits (inside MPI?) before reporting\n", (int)getpid());
+}
+
 static double now_ms(void)
 {
     struct timespec ts;
@@ -54,6 +61,7 @@ int main(int argc, char **argv)
     signal(SIGBUS, on_fatal);
     signal(SIGABRT, on_fatal);
     signal(SIGTERM, on_fatal);
+    atexit(on_exit_early);
     if (argc < 2 || size < 2) {
         fprintf(stderr, "usage: mpiexec -n P>=2 %s RESULT_DIR\n", argv[0]);
         MPI_Abort(MPI_COMM_WORLD, 2);
@@ -114,5 +122,6 @@ int main(int argc, char **argv)
     printf("verbs_fault rank %d: nbo_wait returned %d (%s) after %.0f ms%s\n", rank, rc,
            nbo_strerror(rc), ms, rc == NBO_SUCCESS ? (data_ok ? ", data right" : ", DATA WRONG") : "");
     fflush(stdout);
+    reported = 1;
     _exit(0); /* no MPI_Finalize: a peer is gone */
 }
