@@ -173,7 +173,12 @@ int nbo_comm_free(nbo_comm_t *comm)
     c->magic = 0;
     nbo_unlock();
     c->ops->close(c->ec);
-    MPI_Comm_free(&c->comm);
+    /* After a fault, no MPI call on this communicator: MPICH 4.0 aborts the
+     * whole job when its progress engine meets a dead peer, and freeing a
+     * communicator runs it.  The duplicate stays with MPI until
+     * MPI_Finalize. */
+    if (!broken)
+        MPI_Comm_free(&c->comm);
     free(c);
     *comm = NBO_COMM_NULL;
     return NBO_SUCCESS;

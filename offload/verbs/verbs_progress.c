@@ -4,6 +4,7 @@
  */
 #include <arpa/inet.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "verbs_engine.h"
@@ -131,13 +132,16 @@ int verbs_engine_arm(nbo_engine_comm_t *ec)
 
 /* Withdraw x.  Queued ops simply go; ops on the NIC cannot be taken back
  * one by one, so their QPs are put in the error state (the NIC flushes
- * them and will not touch x's memory again) and the ops are orphaned.  The
- * peers concerned stay unusable on this communicator: cancel only happens
- * when a request has already failed or timed out. */
+ * them and will not touch x's memory again) and the ops are orphaned.
+ * Every peer x had not finished with is broken too: its end still expects
+ * x's messages in order, so a later collective must fail there rather than
+ * match the wrong receives.  Cancel only happens after a failure or a
+ * timeout; a broken peer stays unusable on this communicator. */
 void verbs_engine_cancel(nbo_engine_comm_t *ec, nbo_exec_t *x)
 {
     verbs_plan_t *plan = x->engine_data;
     verbs_op_t *op;
+    char *unfinished = calloc((size_t)ec->size, 1);
     if (plan)
         for (int p = 0; p < ec->size; p++) {
             verbs_run_t *runs[2] = {&plan->send_run[p], &plan->recv_run[p]};
@@ -146,8 +150,13 @@ void verbs_engine_cancel(nbo_engine_comm_t *ec, nbo_exec_t *x)
                     nbo_exec_complete(x, op->task, NBO_ERR_TRANSPORT);
                     verbs_op_free(ec, op);
                 }
-                if (runs[d]->queued)
+                if (runs[d]->queued) {
                     verbs_run_unqueue(d ? &ec->peers[p].recv_q : &ec->peers[p].send_q, runs[d]);
+                    if (unfinished)
+                        unfinished[p] = 1;
+                    else
+                        verbs_peer_break(ec, p, NBO_ERR_TRANSPORT);
+                }
             }
         }
     verbs_opq_t keep = {0};
@@ -161,8 +170,16 @@ void verbs_engine_cancel(nbo_engine_comm_t *ec, nbo_exec_t *x)
     ec->failed = keep;
     for (op = ec->inflight; op; op = op->inext)
         if (op->x == x) {
-            verbs_peer_break(ec, op->peer, NBO_ERR_TRANSPORT);
             nbo_exec_complete(x, op->task, NBO_ERR_TRANSPORT);
             op->x = NULL;
+            if (unfinished)
+                unfinished[op->peer] = 1;
+            else
+                verbs_peer_break(ec, op->peer, NBO_ERR_TRANSPORT);
         }
+    if (unfinished)
+        for (int p = 0; p < ec->size; p++)
+            if (unfinished[p])
+                verbs_peer_break(ec, p, NBO_ERR_TRANSPORT);
+    free(unfinished);
 }

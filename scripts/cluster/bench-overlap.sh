@@ -26,6 +26,7 @@ rate=200mbit
 hosts=2
 per_host=1
 async=1
+# shellcheck disable=SC2054 # the commas belong to -S
 bench_opts=(-S 16K,64K,256K,1M,4M -i 8 -x 2 -b 10)
 
 while [ $# -gt 0 ]; do
@@ -93,7 +94,7 @@ if [ "$async" = 1 ]; then
                  NR > 1 && $1 == "MPI_Ialltoall+async" { w[$6] = $17; p[$6] = $13; o[$6] = $14; n[n0++] = $6 }
                  END { for (i = 0; i < n0; i++) { s = n[i];
                          printf "%s B: MPI_Ialltoall+async %.0f %% work overlap (OSU %.0f %%), latency %.2fx MPI_Alltoall\n",
-                                s, w[s], o[s], a[s] > 0 ? p[s] / a[s] : 0 } }' "$csv"
+                                s, w[s], o[s], (a[s] > 0 ? p[s] / a[s] : 0) } }' "$csv"
     fi
     rm -f "$csv.async"
 fi

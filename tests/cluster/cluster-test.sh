@@ -40,7 +40,7 @@ for prog in "$@"; do
     start=$(date +%s%N)
     # The programs end with "NAME P=.. ...: PASS (N checks, 0 failures over
     # all ranks)" from rank 0 after a reduction over all ranks.
-    if on_cluster -N "$hosts" -t 150 -d ': PASS (' -g 15 -- "$prog"; then
+    if on_cluster -N "$hosts" -t 150 -d ': PASS (' -g 5 -- "$prog"; then
         echo "PASS $(basename "$prog") on $hosts hosts ($((($(date +%s%N) - start) / 1000000)) ms)"
     else
         echo "FAIL $(basename "$prog") on $hosts hosts"

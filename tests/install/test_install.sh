@@ -25,6 +25,7 @@ cflags=$(pkg-config --cflags nbo) libs=$(pkg-config --libs nbo)
 libdir=$(pkg-config --variable=libdir nbo)
 mpicc "$src/examples/overlap.c" $cflags $libs -Wl,-rpath,"$libdir" -o "$tmp/overlap"
 # The program must use the installed library, not the build tree's.
-ldd "$tmp/overlap" | grep -q "$tmp/stage" || { echo "FAIL: not linked against the installed copy"; ldd "$tmp/overlap"; exit 1; }
+ldd "$tmp/overlap" > "$tmp/ldd.txt"   # not piped into grep -q: pipefail + SIGPIPE
+grep -q "$tmp/stage" "$tmp/ldd.txt" || { echo "FAIL: not linked against the installed copy"; cat "$tmp/ldd.txt"; exit 1; }
 timeout 120 mpiexec -n 2 "$tmp/overlap"
 echo "PASS: installed headers, library, nbo.pc and tools; out-of-tree build ran"

@@ -31,7 +31,7 @@ fail=$(cat "$dir"/rank-*.txt 2>/dev/null | grep -c '^FAIL')
 if [ "$mode" = error ]; then
   if [ "$pass" -ne $((np - 1)) ]; then
     echo "FAIL: $pass of $((np - 1)) survivors reported an error within the deadline"
-    tail -5 "$dir/mpiexec.log"; exit 1
+    tail -5 "$dir/mpiexec.log"; tail -n 20 "$dir"/log-*.txt; exit 1
   fi
   echo "all $pass survivors got an error and released the communicator"
 else

@@ -6,12 +6,14 @@
  * timeout (NBO_TIMEOUT, set small by the test), nbo_comm_free must still
  * release the communicator, and the process must exit.  Run under
  * `mpiexec -disable-auto-cleanup` so that hydra lets the survivors finish.
- * hydra's mpiexec exits as soon as a rank dies (even with
- * -disable-auto-cleanup) and takes the survivors' stdout with it, so each
- * survivor writes its verdict to DIR/rank-N.txt (argv[1]); the test
- * (run_peer_killed.sh) waits for those files.
+ * hydra's mpiexec would take the survivors down with the victim
+ * (tests/common/fault_victim.h says how that is avoided) and their stdout
+ * with it, so each survivor writes its verdict to DIR/rank-N.txt (argv[1]);
+ * the test (run_peer_killed.sh) waits for those files.
  */
 #include <nbo.h>
+
+#include "fault_victim.h"
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,10 +30,22 @@ static double now(void)
 int main(int argc, char **argv)
 {
     int provided, P, me;
+    fault_victim_setup(argc > 1 ? argv[1] : NULL, "%s/rank-%d.txt");
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    fault_victim_after_init();
     MPI_Comm_size(MPI_COMM_WORLD, &P);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    /* mpiexec is gone once the peer dies: a write to its pipes would kill
+     * us with SIGPIPE (UCX logs the dead peer on stdout).  Keep our output
+     * in DIR instead. */
+    signal(SIGPIPE, SIG_IGN);
+    if (argc > 1) {
+        char out[4096];
+        snprintf(out, sizeof(out), "%s/log-%d.txt", argv[1], me);
+        if (!freopen(out, "w", stdout) || !freopen(out, "a", stderr))
+            return 1;
+    }
     nbo_comm_t comm;
     int rc = nbo_comm_create(MPI_COMM_WORLD, NULL, &comm);
     if (rc == NBO_ERR_ENGINE) {

@@ -4,7 +4,7 @@
 # passed.  NBO_VERBS_SUITE_NP may narrow the process counts (default "2 3").
 set -u
 build=$1
-export UCX_TLS=sm,self          # MPICH's own traffic in the guest (testbeds.md)
+export UCX_TLS=sm,self          # MPICH's own traffic stays off rxe (docs/engine-verbs.md)
 export NBO_ENGINE=verbs NBO_VERBS_DEVICE=rxe0 NBO_VERBS_EXPECT_DEVICE=rxe0
 export NBO_TIMEOUT=${NBO_TIMEOUT:-20000}
 failed=()
@@ -25,11 +25,12 @@ for np in ${NBO_VERBS_SUITE_NP:-2 3}; do
 done
 
 # Other folders' programs, when built, with the verbs engine: MPI
-# correctness programs, and the progress thread sleeping on the verbs
-# completion channel (program:P).  t_sizes and t_persistent pass too but are
-# left out by default for time (t_persistent's 1000 starts take ~8 min under
-# emulation): NBO_VERBS_SUITE_MORE="mpi/t_sizes:3 mpi/t_persistent:3" adds them.
-for t in ${NBO_VERBS_SUITE_MORE:-mpi/t_alltoallv:3 mpi/t_multi:3 progress/test_background:3 progress/test_thread_sleeps:2}; do
+# correctness programs and background progress (program:P).  Left out by
+# default: t_sizes and t_persistent for time (t_persistent's 1000 starts take
+# ~8 min under emulation; both passed), test_thread_sleeps because it
+# measures CPU time, which emulation on a shared host makes noisy (0.4 % in
+# one run, 4 % in another).  NBO_VERBS_SUITE_MORE="mpi/t_sizes:3 ..." sets the list.
+for t in ${NBO_VERBS_SUITE_MORE:-mpi/t_alltoallv:3 mpi/t_inplace:3 mpi/t_multi:3 progress/test_background:3}; do
     prog=$build/tests/${t%%:*}
     [ -x "$prog" ] || continue
     step "${t%%:*} P=${t##*:}" 150 mpiexec -n "${t##*:}" "$prog"

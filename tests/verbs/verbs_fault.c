@@ -15,6 +15,8 @@
  * files.  NBO_TIMEOUT bounds the wait for data that will never come.
  */
 #include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +24,8 @@
 #include <unistd.h>
 
 #include <nbo.h>
+
+#include "fault_victim.h"
 
 /* A survivor that dies instead of reporting says so. */
 static void on_fatal(int sig)
@@ -50,13 +54,14 @@ static double now_ms(void)
 
 int main(int argc, char **argv)
 {
+    /* The victim forks so hydra does not end the job before the survivors
+     * report (tests/common/fault_victim.h); reports are RESULT_DIR/rank<r>. */
+    fault_victim_setup(argc >= 2 ? argv[1] : NULL, "%s/rank%d");
     int provided, rank, size;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    /* Hydra (-disable-auto-cleanup) tells survivors of a death with
-     * SIGUSR1, whose default action would kill them before they report. */
-    signal(SIGUSR1, SIG_IGN);
+    fault_victim_after_init();
     signal(SIGSEGV, on_fatal);
     signal(SIGBUS, on_fatal);
     signal(SIGABRT, on_fatal);
