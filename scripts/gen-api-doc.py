@@ -4,7 +4,7 @@
 The header is the reference: its overview comment opens the page, and each
 of its areas (a `/* --- name --- */` rule) becomes a section that shows the
 declarations with the comments that document them, plus an index of the
-functions.  tests/unit checks that docs/api.md is current.
+functions.  tests/install checks that docs/api.md is current.
 
     scripts/gen-api-doc.py include/nbo.h > docs/api.md
 """
