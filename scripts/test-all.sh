@@ -40,7 +40,7 @@ EXTRA=("$@")
 for s in $stages; do
   case $s in
     main) run_stage main build "" -- -Dwerror=true ;;
-    asan) run_stage asan build-asan asan unit mpi progress ucx pmpi fft fuzz -- \
+    asan) run_stage asan build-asan asan unit mpi progress ucx pmpi fft -- \
             -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug ;;
     tsan) CC=clang run_stage tsan build-tsan tsan progress ucx -- \
             -Db_sanitize=thread -Db_lundef=false -Dbuildtype=debug ;;
