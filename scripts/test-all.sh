@@ -37,9 +37,14 @@ run_stage() { # name builddir test-setup suites... -- build options...
 }
 
 EXTRA=("$@")
+# Tests that fail intermittently for reasons outside libnbo (UCX 1.13's
+# error path when a local peer dies) live in the suite 'known-failing': not
+# run here, and said so.  `meson test -C build --suite known-failing` runs them.
+echo "note: suite 'known-failing' is not run (UCX 1.13 dead-peer paths; see tests/reliability/meson.build)"
+
 for s in $stages; do
   case $s in
-    main) run_stage main build "" -- -Dwerror=true ;;
+    main) EXTRA+=(--no-suite known-failing); run_stage main build "" -- -Dwerror=true ;;
     asan) run_stage asan build-asan asan unit mpi progress ucx pmpi fft -- \
             -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug ;;
     tsan) CC=clang run_stage tsan build-tsan tsan progress ucx -- \
