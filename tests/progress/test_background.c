@@ -6,22 +6,12 @@
  * the other ranks can only finish early if rank 0's progress thread runs
  * its task list.  They must finish well before rank 0 wakes.
  */
-#include <nbo.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
+
+#include "nbo_test.h"
 
 #define SLEEP_S 3.0
 #define BYTES   (256 * 1024) /* per peer: large enough for rendezvous */
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
 
 int main(int argc, char **argv)
 {
@@ -30,25 +20,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &P);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
 
-    nbo_config_t cfg;
-    nbo_config_init(&cfg);
-    int rc = nbo_config_from_env(&cfg);
-    cfg.progress = NBO_PROGRESS_THREAD;
-    cfg.window = 1;
-    cfg.algorithm = NBO_ALG_PAIRWISE;
-    nbo_comm_t comm;
-    if (rc == NBO_SUCCESS)
-        rc = nbo_comm_create(MPI_COMM_WORLD, &cfg, &comm);
-    if (rc == NBO_ERR_ENGINE) {
-        if (me == 0)
-            printf("SKIP: engine %s not usable here\n", getenv("NBO_ENGINE"));
-        MPI_Finalize();
-        return 77;
-    }
-    if (rc != NBO_SUCCESS) {
-        fprintf(stderr, "rank %d: nbo_comm_create: %s\n", me, nbo_strerror(rc));
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
+    nbo_comm_t comm = nbo_test_comm(NBO_PROGRESS_THREAD, 1, NBO_ALG_PAIRWISE);
     nbo_comm_info_t info;
     nbo_comm_query(comm, &info);
 
@@ -59,9 +31,9 @@ int main(int argc, char **argv)
     memset(r, 0, n);
 
     MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = now();
+    double t0 = nbo_test_now();
     nbo_request_t req;
-    rc = nbo_ialltoall(s, BYTES, MPI_BYTE, r, BYTES, MPI_BYTE, comm, &req);
+    int rc = nbo_ialltoall(s, BYTES, MPI_BYTE, r, BYTES, MPI_BYTE, comm, &req);
     double done_at = 0;
     if (rc == NBO_SUCCESS) {
         if (me == 0) {
@@ -69,7 +41,7 @@ int main(int argc, char **argv)
             nanosleep(&ts, NULL); /* no nbo calls */
         }
         rc = nbo_wait(&req);
-        done_at = now() - t0;
+        done_at = nbo_test_now() - t0;
     }
     int bad = rc != NBO_SUCCESS;
     for (int p = 0; p < P && !bad; p++)

@@ -7,10 +7,7 @@
  * interval is what libnbo spends in the background: it must stay under 1 %
  * of a core.
  */
-#include <nbo.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
+#include "nbo_test.h"
 
 #define IDLE_S 1.0
 
@@ -27,23 +24,11 @@ int main(int argc, char **argv)
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     MPI_Comm_size(MPI_COMM_WORLD, &P);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    nbo_config_t cfg;
-    nbo_config_init(&cfg);
-    int rc = nbo_config_from_env(&cfg);
-    cfg.progress = NBO_PROGRESS_THREAD;
-    nbo_comm_t comm;
-    if (rc == NBO_SUCCESS)
-        rc = nbo_comm_create(MPI_COMM_WORLD, &cfg, &comm);
-    if (rc == NBO_ERR_ENGINE) {
-        if (me == 0)
-            printf("SKIP: engine %s not usable here\n", getenv("NBO_ENGINE"));
-        MPI_Finalize();
-        return 77;
-    }
-    if (rc != NBO_SUCCESS || P < 2) {
-        fprintf(stderr, "rank %d: %s (needs P >= 2)\n", me, nbo_strerror(rc));
+    if (P < 2) {
+        fprintf(stderr, "test_thread_sleeps needs P >= 2\n");
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
+    nbo_comm_t comm = nbo_test_comm(NBO_PROGRESS_THREAD, 0, NBO_ALG_AUTO);
     nbo_comm_info_t info;
     nbo_comm_query(comm, &info);
     enum { N = 65536 };
@@ -55,7 +40,7 @@ int main(int argc, char **argv)
         struct timespec ts = {(time_t)(IDLE_S + 0.5), 0};
         nanosleep(&ts, NULL);
     }
-    rc = nbo_ialltoall(s, N, MPI_BYTE, r, N, MPI_BYTE, comm, &req);
+    int rc = nbo_ialltoall(s, N, MPI_BYTE, r, N, MPI_BYTE, comm, &req);
     if (me == 0 && rc == NBO_SUCCESS) {
         struct timespec settle = {0, 100 * 1000 * 1000}, idle = {(time_t)IDLE_S, 0};
         nanosleep(&settle, NULL); /* let the first window go out */

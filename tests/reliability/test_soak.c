@@ -11,11 +11,10 @@
  * growth of more than 2 MiB fails (a leak of even one small allocation per
  * operation is 100000 x 32 B = 3 MiB).
  */
-#include <nbo.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "nbo_test.h"
 
 #define OUTSTANDING 16
 #define MAXB 512
@@ -56,18 +55,8 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &P);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     long ops = argc > 1 ? atol(argv[1]) : 100000;
-    nbo_comm_t comm;
-    int rc = nbo_comm_create(MPI_COMM_WORLD, NULL, &comm);
-    if (rc == NBO_ERR_ENGINE) {
-        if (me == 0)
-            printf("SKIP: engine %s not usable here\n", getenv("NBO_ENGINE"));
-        MPI_Finalize();
-        return 77;
-    }
-    if (rc != NBO_SUCCESS) {
-        fprintf(stderr, "nbo_comm_create: %s\n", nbo_strerror(rc));
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
+    nbo_comm_t comm = nbo_test_comm(NBO_PROGRESS_AUTO, 0, NBO_ALG_AUTO);
+    int rc;
     nbo_comm_info_t info;
     nbo_comm_query(comm, &info);
     unsigned char *s = malloc((size_t)OUTSTANDING * MAXB * P);

@@ -1,0 +1,55 @@
+/*
+ * nbo_test.h - small helpers shared by the MPI test programs that check
+ * progress and reliability (tests/progress, tests/reliability).
+ */
+#ifndef NBO_TEST_H
+#define NBO_TEST_H
+
+#include <nbo.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+/* Monotonic seconds. */
+static inline double nbo_test_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Create an nbo communicator on MPI_COMM_WORLD from the NBO_* environment,
+ * with `mode` forced unless it is NBO_PROGRESS_AUTO.  When the engine asked
+ * for is not usable here, rank 0 says SKIP, MPI is finalised and the
+ * process exits 77 (meson's SKIP); any other error aborts the job. */
+static inline nbo_comm_t nbo_test_comm(nbo_progress_mode_t mode, int window,
+                                       nbo_algorithm_t alg)
+{
+    int me;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    nbo_config_t cfg;
+    nbo_config_init(&cfg);
+    int rc = nbo_config_from_env(&cfg);
+    if (mode != NBO_PROGRESS_AUTO)
+        cfg.progress = mode;
+    if (window > 0)
+        cfg.window = window;
+    if (alg != NBO_ALG_AUTO)
+        cfg.algorithm = alg;
+    nbo_comm_t comm = NBO_COMM_NULL;
+    if (rc == NBO_SUCCESS)
+        rc = nbo_comm_create(MPI_COMM_WORLD, &cfg, &comm);
+    if (rc == NBO_ERR_ENGINE) {
+        if (me == 0)
+            printf("SKIP: engine %s not usable here\n", getenv("NBO_ENGINE"));
+        MPI_Finalize();
+        exit(77);
+    }
+    if (rc != NBO_SUCCESS) {
+        fprintf(stderr, "rank %d: nbo_comm_create: %s\n", me, nbo_strerror(rc));
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    return comm;
+}
+
+#endif
