@@ -111,6 +111,13 @@ socket_mesh_t *socket_mesh_open(MPI_Comm comm, char *why, size_t whylen);
 void socket_mesh_close(socket_mesh_t *s);
 /* Exchange b->size bytes with every peer through blocking waits (poll). */
 int socket_mesh_alltoall(socket_mesh_t *s, buffers_t *b);
+/* The same exchange on a thread of its own (the work-based ceiling):
+ * post starts one exchange of b, wait blocks until it is over (0 or -1). */
+typedef struct socket_worker socket_worker_t;
+socket_worker_t *socket_worker_start(socket_mesh_t *s, buffers_t *b);
+void socket_worker_post(socket_worker_t *w);
+int  socket_worker_wait(socket_worker_t *w);
+void socket_worker_stop(socket_worker_t *w);
 
 /* -------------------------------------------------------------- results */
 

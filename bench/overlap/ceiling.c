@@ -15,6 +15,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,4 +228,89 @@ int socket_mesh_alltoall(socket_mesh_t *s, buffers_t *b)
 out:
     free(sent), free(got), free(pfd), free(peer);
     return rc;
+}
+
+/* ------------------------------------------------- the exchange on a thread
+ * The work-based ceiling: the same socket exchange run by a thread of its
+ * own while the application computes, as the simplest library would.  The
+ * thread sleeps in poll() between the kernel's events; what it and the
+ * kernel take from the application's work is this testbed's floor. */
+
+struct socket_worker {
+    socket_mesh_t *mesh;
+    buffers_t *buf;
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int go, done, stop, rc;
+};
+
+static void *worker_main(void *arg)
+{
+    socket_worker_t *w = arg;
+    pthread_mutex_lock(&w->lock);
+    for (;;) {
+        while (!w->go && !w->stop)
+            pthread_cond_wait(&w->cond, &w->lock);
+        if (w->stop)
+            break;
+        w->go = 0;
+        pthread_mutex_unlock(&w->lock);
+        int rc = socket_mesh_alltoall(w->mesh, w->buf);
+        pthread_mutex_lock(&w->lock);
+        w->rc = rc;
+        w->done = 1;
+        pthread_cond_broadcast(&w->cond);
+    }
+    pthread_mutex_unlock(&w->lock);
+    return NULL;
+}
+
+socket_worker_t *socket_worker_start(socket_mesh_t *s, buffers_t *b)
+{
+    socket_worker_t *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    w->mesh = s;
+    w->buf = b;
+    pthread_mutex_init(&w->lock, NULL);
+    pthread_cond_init(&w->cond, NULL);
+    if (pthread_create(&w->thread, NULL, worker_main, w) != 0) {
+        free(w);
+        return NULL;
+    }
+    return w;
+}
+
+void socket_worker_post(socket_worker_t *w)
+{
+    pthread_mutex_lock(&w->lock);
+    w->go = 1;
+    w->done = 0;
+    pthread_cond_signal(&w->cond);
+    pthread_mutex_unlock(&w->lock);
+}
+
+int socket_worker_wait(socket_worker_t *w)
+{
+    pthread_mutex_lock(&w->lock);
+    while (!w->done)
+        pthread_cond_wait(&w->cond, &w->lock);
+    int rc = w->rc;
+    pthread_mutex_unlock(&w->lock);
+    return rc;
+}
+
+void socket_worker_stop(socket_worker_t *w)
+{
+    if (!w)
+        return;
+    pthread_mutex_lock(&w->lock);
+    w->stop = 1;
+    pthread_cond_signal(&w->cond);
+    pthread_mutex_unlock(&w->lock);
+    pthread_join(w->thread, NULL);
+    pthread_mutex_destroy(&w->lock);
+    pthread_cond_destroy(&w->cond);
+    free(w);
 }

@@ -130,7 +130,8 @@ void report_verdicts(FILE *out, const result_t *rows, int n)
         else
             fprintf(out, " no nbo row");
         if (ceiling)
-            fprintf(out, " (ceiling %.0f %%)", ceiling->work_overlap);
+            fprintf(out, " (ceiling: work %.0f %%, CPU-bound %.0f %%)", ceiling->work_overlap,
+                    ceiling->overlap);
         if (mpi)
             fprintf(out, " vs MPI_Ialltoall %.0f %% (OSU %.0f %%)", mpi->work_overlap, mpi->overlap);
         if (nbo && blocking && blocking->pure > 0)
