@@ -10,6 +10,8 @@ pkgs=(
   mpich libmpich-dev libucx-dev ucx-utils libibverbs-dev rdma-core ibverbs-providers ibverbs-utils
   # application and tests
   libfftw3-dev libcmocka-dev valgrind clang libclang-rt-14-dev
+  # man pages: groff renders them in tests/install, man finds them
+  man-db groff-base
   # emulated cluster and plots
   iproute2 gnuplot-nox
   # Soft-RoCE guest

@@ -1,17 +1,31 @@
 /*
- * nbo_info - what libnbo can do on this machine, as ucx_info and fi_info do:
- * the version, every engine (built? usable? device, transports), the MPI
- * library, and the configuration the NBO_* environment gives.
+ * nbo_info - what libnbo can do on this machine, as ucx_info and fi_info do.
  *
- *   nbo_info          everything
- *   nbo_info -e       engines only
- *   nbo_info -c       configuration only
+ * Output: "# libnbo VERSION" and "# MPI: LIBRARY", then one line per engine,
+ * "engine NAME usable|unusable DETAIL" (the device and transports, or why
+ * not), most capable first, then one line per NBO_* variable: its name, the
+ * value in effect, the default, "env" when the environment sets it, and its
+ * meaning.
+ *
+ * The options are in `usage` below (--help); scripts/gen-api-doc.py turns it
+ * and this comment into the nbo_info(1) man page.
  */
+#include <getopt.h>
 #include <nbo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+static const char usage[] =
+    "usage: nbo_info [-e | -c | -h]\n"
+    "What libnbo can do on this machine: its version, the MPI library, every\n"
+    "engine and the configuration the NBO_* environment gives.  It calls\n"
+    "MPI_Init: run it alone or under mpiexec.\n"
+    "  -e, --engines  engines only: one line each, usable or not, and why\n"
+    "  -c, --config   configuration only: each NBO_* variable, its value in\n"
+    "                 effect, its default, whether it is set, its meaning\n"
+    "  -h, --help     this help\n";
 
 static void print_engines(void)
 {
@@ -64,13 +78,18 @@ static void print_config(void)
 int main(int argc, char **argv)
 {
     int engines = 1, config = 1, opt;
-    while ((opt = getopt(argc, argv, "ech")) != -1) {
+    static const struct option longopts[] = {
+        {"engines", no_argument, NULL, 'e'},
+        {"config", no_argument, NULL, 'c'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    while ((opt = getopt_long(argc, argv, "ech", longopts, NULL)) != -1) {
         if (opt == 'e')
             config = 0;
         else if (opt == 'c')
             engines = 0;
         else {
-            printf("usage: nbo_info [-e | -c]\n");
+            fputs(usage, opt == 'h' ? stdout : stderr);
             return opt == 'h' ? 0 : 2;
         }
     }
