@@ -65,7 +65,10 @@ enum {
     NBO_ERR_PEER            = -18, /* a peer failed or disconnected           */
     NBO_ERR_MISMATCH        = -19, /* ranks called with mismatched arguments  */
     NBO_ERR_INTERNAL        = -20, /* a libnbo bug: please report it          */
-    NBO_ERR_OVERLAP         = -21  /* send and receive buffers overlap        */
+    NBO_ERR_OVERLAP         = -21, /* send and receive buffers overlap        */
+    NBO_ERR_DEVICE          = -22, /* unsupported use of GPU device memory    */
+    NBO_ERR_CUDA            = -23  /* no CUDA in this build or machine, or a
+                                      CUDA runtime call failed               */
 };
 
 /* A static message for any code, never NULL ("unknown error" if unknown). */
@@ -111,6 +114,11 @@ typedef enum {
  *                                             before it sleeps
  *   check          NBO_CHECK         0        1: compare call signatures across
  *                                             ranks (costs a collective per call)
+ *   cuda_chunk     NBO_CUDA_CHUNK    1048576  bytes of send blocks copied from the
+ *                                             GPU per pipeline stage when device
+ *                                             buffers are staged through host
+ *                                             memory (not yet measured: see
+ *                                             docs/cuda.md); ignored without CUDA
  */
 typedef struct nbo_config {
     nbo_engine_kind_t   engine;
@@ -122,6 +130,7 @@ typedef struct nbo_config {
     int                 progress_cpu;
     int                 spin_us;
     int                 check;
+    size_t              cuda_chunk;
 } nbo_config_t;
 
 /* Defaults, ignoring the environment. */
@@ -165,6 +174,8 @@ typedef struct nbo_comm_info {
 #define NBO_CAP_HW_WAITS  0x1u /* the NIC runs a whole task list (CORE-Direct)  */
 #define NBO_CAP_OFFLOAD   0x2u /* data moves without the host (RDMA)           */
 #define NBO_CAP_EVENT_FD  0x4u /* a completion fd to sleep on                  */
+#define NBO_CAP_DEVICE_MEM 0x8u /* moves CUDA device memory itself (UCX built
+                                   with CUDA); else device buffers are staged */
 
 int nbo_comm_query(nbo_comm_t comm, nbo_comm_info_t *info);
 
@@ -173,6 +184,39 @@ int nbo_comm_query(nbo_comm_t comm, nbo_comm_info_t *info);
  * NBO_ERR_ENGINE; detail (may be NULL) gets a line such as the device, the
  * transports, or why not. */
 int nbo_engine_available(nbo_engine_kind_t kind, char *detail, size_t len);
+
+/* ------------------------------------------------------------ GPU memory */
+
+/*
+ * Device buffers (optional, a build with CUDA: meson -Dcuda=auto|enabled).
+ * Every all-to-all entry point accepts CUDA device pointers for sendbuf and
+ * recvbuf, recognised with cudaPointerGetAttributes.  Libnbo probes lazily:
+ * a process that has not loaded the CUDA driver has no device memory, and
+ * its calls pay nothing.  Without a CUDA build a device pointer is not
+ * recognised and is used as host memory (which crashes): check
+ * nbo_cuda_available first.
+ *
+ * When the engine moves device memory itself (engine_caps has
+ * NBO_CAP_DEVICE_MEM) the task list runs on the device buffers directly.
+ * Otherwise the request stages through pinned host buffers it owns: the
+ * copy from the GPU of chunk k+1 (NBO_CUDA_CHUNK bytes of send blocks)
+ * overlaps the network transfer of chunk k and the copy to the GPU of what
+ * already arrived.  The messages on the wire are the same as for host
+ * buffers, so ranks may mix host and device buffers in one call.
+ *
+ * The device data must be complete when the call (or nbo_start) is made:
+ * synchronise the stream that wrote it first, as with CUDA-aware MPI.  At
+ * completion the receive buffer holds the result for any stream.
+ * MPI_IN_PLACE and non-contiguous datatypes on device memory are staged as
+ * a whole (no pipeline).  Managed (cudaMallocManaged) memory counts as host
+ * memory.  Send and receive buffers on two different GPUs: NBO_ERR_DEVICE.
+ * docs/cuda.md has the details and what was tested.
+ */
+
+/* Built with CUDA and a CUDA GPU usable in this process?  NBO_SUCCESS or
+ * NBO_ERR_CUDA; detail (may be NULL) gets the devices, or why not (the
+ * CUDA error string).  Initialises the CUDA runtime when built with it. */
+int nbo_cuda_available(char *detail, size_t len);
 
 /* -------------------------------------------------------------- requests */
 

@@ -24,6 +24,9 @@ void nbo_config_init(nbo_config_t *c)
     c->progress_cpu = -1;
     c->spin_us = 0;
     c->check = 0;
+    /* Not measured (no GPU was available): bench/cuda/nbo_cuda_chunk
+     * sweeps it; see docs/cuda.md. */
+    c->cuda_chunk = (size_t)1 << 20;
 }
 
 static int bad(const char *var, const char *val, const char *want)
@@ -97,6 +100,8 @@ int nbo_config_from_env(nbo_config_t *c)
     if (rc) c->spin_us = (int)x;
     if ((rc = env_long("NBO_CHECK", 0, 1, &x)) < 0) return rc;
     if (rc) c->check = (int)x;
+    if ((rc = env_long("NBO_CUDA_CHUNK", 4096, 1L << 30, &x)) < 0) return rc;
+    if (rc) c->cuda_chunk = (size_t)x;
     return NBO_SUCCESS;
 }
 

@@ -16,6 +16,8 @@
 #include "nbo.h"
 #include "schedule.h"
 
+struct nbo_stage; /* device/device.h: staging of GPU buffers, NULL for host */
+
 #define NBO_COMM_MAGIC 0x6e626f63u /* "nboc" */
 #define NBO_REQ_MAGIC  0x6e626f72u /* "nbor" */
 
@@ -53,6 +55,7 @@ struct nbo_request {
     nbo_block_map_t     send_map, recv_map; /* for PACK / UNPACK */
     void               *tmp;        /* scratch of sched.tmp_bytes */
     int                 attached;   /* plan_attach succeeded */
+    struct nbo_stage   *stage;      /* device buffers (device/), else NULL */
     /* run state */
     int                 cursor;     /* next task to execute */
     int32_t            *pending;    /* [ntasks]: per WAIT, tasks not yet done */

@@ -34,6 +34,8 @@ const char *nbo_strerror(int err)
     case NBO_ERR_MISMATCH:     return "arguments do not match (block sizes, or across ranks)";
     case NBO_ERR_INTERNAL:     return "internal libnbo error";
     case NBO_ERR_OVERLAP:      return "send and receive buffers overlap (use MPI_IN_PLACE)";
+    case NBO_ERR_DEVICE:       return "unsupported use of GPU device memory (send and receive buffers on different GPUs)";
+    case NBO_ERR_CUDA:         return "CUDA not built into libnbo, no usable CUDA GPU, or a CUDA runtime call failed";
     }
     return "unknown error";
 }

@@ -8,6 +8,7 @@
 
 #include "../progress/progress.h"
 #include "core.h"
+#include "device/device.h"
 
 double nbo_now(void)
 {
@@ -92,6 +93,7 @@ static void request_destroy(struct nbo_request *r)
     if (r->attached && c->ops->plan_detach)
         c->ops->plan_detach(c->ec, &r->x);
     c->live--;
+    nbo_stage_free(r->stage);
     nbo_sched_destroy(&r->sched);
     nbo_block_map_free(&r->send_map);
     nbo_block_map_free(&r->recv_map);
@@ -136,6 +138,13 @@ int nbo_request_begin(struct nbo_request *r)
     if (c->active)
         c->active->prev_active = r;
     c->active = r;
+    if (r->stage) {
+        int rc = nbo_stage_begin(r); /* start copying send data from the GPU */
+        if (rc != NBO_SUCCESS) {
+            nbo_request_fail(r, rc);
+            return NBO_SUCCESS; /* reported by test/wait, as any failure */
+        }
+    }
     nbo_request_advance(r);
     nbo_progress_started(c);
     return NBO_SUCCESS;
@@ -152,6 +161,11 @@ void nbo_exec_complete(nbo_exec_t *x, int task, int status)
     }
     r->pending[r->sched.tasks[task].wait]--;
     r->last_activity = nbo_now();
+    if (r->stage && r->sched.tasks[task].kind == NBO_TASK_RECV) {
+        int rc = nbo_stage_received(r, task); /* copy the block to the GPU */
+        if (rc != NBO_SUCCESS && r->status == NBO_SUCCESS)
+            r->status = rc;
+    }
 }
 
 /* Execute one local task; NBO_SUCCESS or an error. */
@@ -161,6 +175,11 @@ static int run_local(struct nbo_request *r, const nbo_task_t *t)
     MPI_Comm comm = r->comm->comm;
     switch (t->kind) {
     case NBO_TASK_COPY:
+        if (r->stage) {
+            int rc = nbo_stage_copy(r, t); /* device memory: cudaMemcpy */
+            if (rc != 0)
+                return rc > 0 ? NBO_SUCCESS : rc;
+        }
         memcpy(b[t->buf] + t->off, b[t->src_buf] + t->src_off, t->len);
         return NBO_SUCCESS;
     case NBO_TASK_PACK: /* in place, outgoing data is in the receive buffer */
@@ -188,6 +207,11 @@ void nbo_request_advance(struct nbo_request *r)
                    (tasks[r->cursor + n].kind == NBO_TASK_SEND ||
                     tasks[r->cursor + n].kind == NBO_TASK_RECV))
                 n++;
+            if (r->stage && (n = nbo_stage_runnable(r, r->cursor, n)) <= 0) {
+                if (n < 0) /* else: send data not yet copied from the GPU */
+                    nbo_request_fail(r, n);
+                return;
+            }
             int rc = c->ops->post(c->ec, &r->x, r->cursor, n);
             if (rc != NBO_SUCCESS) {
                 nbo_request_fail(r, rc);
@@ -196,6 +220,12 @@ void nbo_request_advance(struct nbo_request *r)
             r->posted += n;
             r->cursor += n;
         } else {
+            int k = r->stage ? nbo_stage_runnable(r, r->cursor, 1) : 1;
+            if (k <= 0) {
+                if (k < 0)
+                    nbo_request_fail(r, k);
+                return;
+            }
             int rc = run_local(r, t);
             if (rc != NBO_SUCCESS) {
                 nbo_request_fail(r, rc);
@@ -204,8 +234,13 @@ void nbo_request_advance(struct nbo_request *r)
             r->cursor++;
         }
     }
-    if (r->state == REQ_ACTIVE && r->cursor == r->sched.ntasks && r->posted == 0)
-        request_finish(r, NBO_SUCCESS);
+    if (r->state == REQ_ACTIVE && r->cursor == r->sched.ntasks && r->posted == 0) {
+        int done = r->stage ? nbo_stage_finish(r) : 1; /* copies to the GPU */
+        if (done < 0)
+            nbo_request_fail(r, done);
+        else if (done)
+            request_finish(r, NBO_SUCCESS);
+    }
 }
 
 void nbo_request_fail(struct nbo_request *r, int err)
@@ -217,6 +252,8 @@ void nbo_request_fail(struct nbo_request *r, int err)
         r->comm->broken = 1;
     if (r->posted > 0)
         r->comm->ops->cancel(r->comm->ec, &r->x);
+    if (r->stage)
+        nbo_stage_quiesce(r); /* no copy may touch the buffers after this */
     request_finish(r, err);
 }
 

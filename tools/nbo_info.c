@@ -39,6 +39,16 @@ static void print_engines(void)
     }
 }
 
+/* GPU buffers: built with CUDA?  A GPU here?  Which engines move device
+ * memory themselves is per communicator (nbo_comm_query, NBO_CAP_DEVICE_MEM). */
+static void print_cuda(void)
+{
+    char detail[256];
+    int rc = nbo_cuda_available(detail, sizeof(detail));
+    printf("# device buffers (CUDA)\n");
+    printf("cuda          %-10s %s\n", rc == NBO_SUCCESS ? "usable" : "unusable", detail);
+}
+
 /* name, variable, how to print the current value, default, meaning */
 static void row(const char *var, const char *value, const char *def, const char *meaning)
 {
@@ -72,6 +82,7 @@ static void print_config(void)
     NUM("NBO_PROGRESS_CPU", progress_cpu, "%d", "core the progress thread is pinned to (-1: none)");
     NUM("NBO_SPIN_US", spin_us, "%d", "us the progress thread polls before it sleeps");
     NUM("NBO_CHECK", check, "%d", "1: compare call signatures across ranks");
+    NUM("NBO_CUDA_CHUNK", cuda_chunk, "%zu", "bytes per pipeline stage when GPU buffers are staged");
 #undef NUM
 }
 
@@ -101,8 +112,10 @@ int main(int argc, char **argv)
     if (nl)
         *nl = 0;
     printf("# libnbo %s\n# MPI: %s\n", nbo_version(), lib);
-    if (engines)
+    if (engines) {
         print_engines();
+        print_cuda();
+    }
     if (config)
         print_config();
     MPI_Finalize();

@@ -191,5 +191,13 @@ unsigned ucx_engine_caps(nbo_engine_comm_t *ec, char *detail, size_t len)
     describe(detail, len);
     /* rc/dc move rendezvous data by RDMA without the host; shared memory
      * (cma copies) and TCP need a host CPU for every byte. */
-    return NBO_CAP_EVENT_FD | (ucx_g.have_rdma ? NBO_CAP_OFFLOAD : 0u);
+    unsigned caps = NBO_CAP_EVENT_FD | (ucx_g.have_rdma ? NBO_CAP_OFFLOAD : 0u);
+    /* A UCX built with CUDA (its cuda_copy / cuda_ipc / gdr_copy modules
+     * loaded) lists CUDA among the context's memory types and then sends
+     * from and receives into device memory itself. */
+    ucp_context_attr_t attr = {.field_mask = UCP_ATTR_FIELD_MEMORY_TYPES};
+    if (ucx_g.ctx && ucp_context_query(ucx_g.ctx, &attr) == UCS_OK &&
+        (attr.memory_types & UCS_BIT(UCS_MEMORY_TYPE_CUDA)))
+        caps |= NBO_CAP_DEVICE_MEM;
+    return caps;
 }

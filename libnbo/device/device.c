@@ -1,0 +1,97 @@
+/*
+ * device.c - where does a buffer live?  The CUDA probe, done lazily and
+ * once, and nbo_cuda_available.
+ *
+ * Host-only programs must not pay for CUDA: a process that has not loaded
+ * the CUDA driver (libcuda.so.1) cannot own device memory, so until the
+ * driver is in the process every pointer is host memory and no CUDA call
+ * is made.  Once it is loaded (the application called CUDA), the first
+ * lookup probes cudaGetDeviceCount once; each lookup is then one
+ * cudaPointerGetAttributes.  Any CUDA failure means host memory.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "device.h"
+#include "nbo.h"
+
+#if NBO_HAVE_CUDA
+
+#include <cuda_runtime_api.h>
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdatomic.h>
+
+static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
+static int probe_rc = NBO_ERR_CUDA;
+static char probe_detail[160];
+
+static void probe(void)
+{
+    int n = 0, rt = 0, drv = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess || n <= 0) {
+        snprintf(probe_detail, sizeof(probe_detail), "no CUDA GPU (%s)",
+                 e != cudaSuccess ? cudaGetErrorString(e) : "cudaGetDeviceCount found 0 devices");
+        cudaGetLastError(); /* clear it: the application's CUDA state is its own */
+        return;
+    }
+    cudaRuntimeGetVersion(&rt);
+    cudaDriverGetVersion(&drv);
+    struct cudaDeviceProp prop;
+    const char *name = cudaGetDeviceProperties(&prop, 0) == cudaSuccess ? prop.name : "?";
+    snprintf(probe_detail, sizeof(probe_detail), "%d CUDA device%s (0: %.64s), runtime %d.%d, driver %d.%d",
+             n, n == 1 ? "" : "s", name, rt / 1000, rt % 1000 / 10, drv / 1000, drv % 1000 / 10);
+    probe_rc = NBO_SUCCESS;
+}
+
+int nbo_dev_probe(char *detail, size_t len)
+{
+    pthread_once(&probe_once, probe);
+    if (detail && len)
+        snprintf(detail, len, "%s", probe_detail);
+    return probe_rc;
+}
+
+/* Has anybody in this process loaded the CUDA driver?  Once yes, always. */
+static int driver_loaded(void)
+{
+    static atomic_int loaded;
+    if (atomic_load_explicit(&loaded, memory_order_relaxed))
+        return 1;
+    void *h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    if (!h)
+        return 0;
+    dlclose(h);
+    atomic_store_explicit(&loaded, 1, memory_order_relaxed);
+    return 1;
+}
+
+int nbo_dev_locate(const void *p)
+{
+    if (!p || p == MPI_IN_PLACE || !driver_loaded() || nbo_dev_probe(NULL, 0) != NBO_SUCCESS)
+        return -1;
+    struct cudaPointerAttributes a;
+    memset(&a, 0, sizeof(a));
+    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+        cudaGetLastError();
+        return -1;
+    }
+    return a.type == cudaMemoryTypeDevice ? a.device : -1;
+}
+
+int nbo_cuda_available(char *detail, size_t len)
+{
+    return nbo_dev_probe(detail, len);
+}
+
+#else
+
+int nbo_cuda_available(char *detail, size_t len)
+{
+    if (detail && len)
+        snprintf(detail, len, "libnbo was built without CUDA (meson -Dcuda=enabled needs the CUDA toolkit)");
+    return NBO_ERR_CUDA;
+}
+
+#endif

@@ -1,0 +1,378 @@
+/*
+ * stage.c - all-to-alls on CUDA device buffers (README.md in this folder).
+ *
+ *   DIRECT     the engine moves device memory (NBO_CAP_DEVICE_MEM): the task
+ *              list runs on the user's buffers; only local COPY tasks need
+ *              cudaMemcpy.
+ *   PIPELINED  pinned host mirrors, three stages on two CUDA streams: the
+ *              send blocks are copied from the GPU chunk by chunk, in the
+ *              order the schedule sends them, and each SEND is posted once
+ *              its chunk has landed; each RECV's block is copied to the GPU
+ *              as soon as it completes.  So the copy of chunk k+1 from the
+ *              GPU, the network transfer of chunk k and the copy to the GPU
+ *              of earlier blocks run at once.
+ *   WHOLE      pinned mirrors, no pipeline: the mirrors are filled before
+ *              the first task and copied back after the last.  For task
+ *              lists that read or write the buffers locally (in place,
+ *              PACK/UNPACK of non-contiguous types, Bruck's scratch).
+ *
+ * Every CUDA call runs with the stage's device current and restores the
+ * caller's: the progress thread and the application share nothing.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "../../progress/progress.h"
+#include "../core.h"
+#include "device.h"
+
+enum { STAGE_DIRECT, STAGE_PIPELINED, STAGE_WHOLE };
+enum { SEND = 0, RECV = 1 };
+
+typedef struct side {
+    char    *user;  /* the user's base pointer (device memory), NULL: host side */
+    char    *pin;   /* pinned allocation, NULL: not staged */
+    MPI_Aint from;  /* the mirror covers [from, from + bytes) around the base */
+    size_t   bytes;
+} side_t;
+
+struct nbo_stage {
+    int          mode;
+    int          dev;
+    int          blocking;  /* wait on the GPU instead of polling it */
+    size_t       chunk;
+    side_t       s[2];
+    cudaStream_t d2h, h2d;
+    int          ngroups;   /* chunks of sends copied from the GPU */
+    int         *group_of;  /* [ntasks] */
+    cudaEvent_t *ev;        /* [max(ngroups, 1)]: chunk copied */
+    cudaEvent_t  back;      /* every copy to the GPU done */
+    int          ready;     /* chunks known landed in this run */
+    int          back_recorded;
+};
+
+/* The mirror's base: where the user's base pointer maps to. */
+static char *mirror(const side_t *s) { return s->pin ? s->pin - s->from : NULL; }
+
+static int cuda_fail(const char *what, cudaError_t e)
+{
+    fprintf(stderr, "libnbo: %s: %s\n", what, cudaGetErrorString(e));
+    cudaGetLastError();
+    return NBO_ERR_CUDA;
+}
+#define CU(call) ((e_ = (call)) == cudaSuccess ? NBO_SUCCESS : cuda_fail(#call, e_))
+
+/* Make st's device current; returns the caller's, to give back. */
+static int enter(const nbo_stage_t *st)
+{
+    int old = st->dev;
+    if (cudaGetDevice(&old) != cudaSuccess)
+        old = st->dev;
+    if (old != st->dev)
+        cudaSetDevice(st->dev);
+    return old;
+}
+static void leave(const nbo_stage_t *st, int old)
+{
+    if (old != st->dev)
+        cudaSetDevice(old);
+}
+
+void nbo_stage_free(nbo_stage_t *st)
+{
+    if (!st)
+        return;
+    int old = enter(st);
+    if (st->d2h)
+        cudaStreamSynchronize(st->d2h);
+    if (st->h2d)
+        cudaStreamSynchronize(st->h2d);
+    for (int g = 0; st->ev && g < (st->ngroups > 0 ? st->ngroups : 1); g++)
+        if (st->ev[g])
+            cudaEventDestroy(st->ev[g]);
+    if (st->back)
+        cudaEventDestroy(st->back);
+    if (st->d2h)
+        cudaStreamDestroy(st->d2h);
+    if (st->h2d)
+        cudaStreamDestroy(st->h2d);
+    for (int i = 0; i < 2; i++)
+        if (st->s[i].pin)
+            cudaFreeHost(st->s[i].pin);
+    cudaGetLastError();
+    leave(st, old);
+    free(st->group_of);
+    free(st->ev);
+    free(st);
+}
+
+int nbo_stage_prepare(struct nbo_comm *c, const nbo_block_map_t *smap, const nbo_block_map_t *rmap,
+                      nbo_stage_t **out, void **sbuf, void **rbuf)
+{
+    *out = NULL;
+    int sdev = smap ? nbo_dev_locate(smap->base) : -1;
+    int rdev = nbo_dev_locate(rmap->base);
+    if (sdev < 0 && rdev < 0)
+        return NBO_SUCCESS; /* host memory: nothing to do */
+    if (sdev >= 0 && rdev >= 0 && sdev != rdev)
+        return NBO_ERR_DEVICE;
+
+    nbo_lock();
+    char detail[128];
+    unsigned caps = c->ops->caps(c->ec, detail, sizeof(detail));
+    int fd = c->ops->event_fd ? c->ops->event_fd(c->ec) : -1;
+    nbo_unlock();
+
+    nbo_stage_t *st = calloc(1, sizeof(*st));
+    if (!st)
+        return NBO_ERR_NOMEM;
+    st->dev = sdev >= 0 ? sdev : rdev;
+    st->chunk = c->cfg.cuda_chunk;
+    /* The progress thread sleeps on the engine's descriptor, which a copy
+     * finishing does not wake: there it waits on the GPU (for one chunk at
+     * most).  Inline progress and descriptor-less engines poll anyway. */
+    st->blocking = c->cfg.progress == NBO_PROGRESS_THREAD && fd >= 0;
+    const int contig = (!smap || smap->dt.contig) && rmap->dt.contig;
+    st->mode = (caps & NBO_CAP_DEVICE_MEM) && contig ? STAGE_DIRECT : STAGE_WHOLE;
+    if (sdev >= 0)
+        st->s[SEND].user = smap->base;
+    if (rdev >= 0)
+        st->s[RECV].user = rmap->base;
+
+    int old = enter(st), rc = NBO_SUCCESS;
+    cudaError_t e_;
+    if (st->mode != STAGE_DIRECT) {
+        const nbo_block_map_t *maps[2] = {smap, rmap};
+        for (int i = 0; i < 2 && rc == NBO_SUCCESS; i++) {
+            side_t *s = &st->s[i];
+            if (!s->user)
+                continue;
+            nbo_stage_extent(maps[i]->lo, maps[i]->hi, maps[i]->span, &s->from, &s->bytes);
+            rc = CU(cudaHostAlloc((void **)&s->pin, s->bytes ? s->bytes : 1, cudaHostAllocPortable));
+        }
+        if (rc == NBO_SUCCESS)
+            rc = CU(cudaStreamCreateWithFlags(&st->d2h, cudaStreamNonBlocking));
+    }
+    if (rc == NBO_SUCCESS)
+        rc = CU(cudaStreamCreateWithFlags(&st->h2d, cudaStreamNonBlocking));
+    if (rc == NBO_SUCCESS)
+        rc = CU(cudaEventCreateWithFlags(&st->back, cudaEventDisableTiming));
+    leave(st, old);
+    if (rc != NBO_SUCCESS) {
+        nbo_stage_free(st);
+        return rc;
+    }
+    if (st->s[SEND].pin)
+        *sbuf = mirror(&st->s[SEND]);
+    if (st->s[RECV].pin)
+        *rbuf = mirror(&st->s[RECV]);
+    *out = st;
+    return NBO_SUCCESS;
+}
+
+int nbo_stage_attach(struct nbo_request *r, nbo_stage_t *st)
+{
+    if (!st)
+        return NBO_SUCCESS;
+    r->stage = st;
+    if (st->mode == STAGE_DIRECT)
+        return NBO_SUCCESS;
+    if (nbo_stage_pipelinable(&r->sched, r->in_place)) {
+        st->mode = STAGE_PIPELINED;
+        st->group_of = malloc(((size_t)r->sched.ntasks + 1) * sizeof(int));
+        if (!st->group_of)
+            return NBO_ERR_NOMEM;
+        st->ngroups = st->s[SEND].pin ? nbo_stage_group(r->sched.tasks, r->sched.ntasks,
+                                                        st->chunk, st->group_of)
+                                      : 0;
+    } else {
+        /* Local tasks (PACK, in-place copies) read the mirrors through the
+         * block maps: point those at the mirrors too. */
+        if (st->s[SEND].pin)
+            r->send_map.base = mirror(&st->s[SEND]);
+        if (st->s[RECV].pin)
+            r->recv_map.base = mirror(&st->s[RECV]);
+    }
+    const int nev = st->ngroups > 0 ? st->ngroups : 1;
+    st->ev = calloc((size_t)nev, sizeof(cudaEvent_t));
+    if (!st->ev)
+        return NBO_ERR_NOMEM;
+    int old = enter(st), rc = NBO_SUCCESS;
+    cudaError_t e_;
+    for (int g = 0; g < nev && rc == NBO_SUCCESS; g++)
+        rc = CU(cudaEventCreateWithFlags(&st->ev[g], cudaEventDisableTiming));
+    leave(st, old);
+    return rc;
+}
+
+/* Copy [off, off + len) of side i between the user's buffer and its mirror. */
+static int copy_range(nbo_stage_t *st, int i, size_t off, size_t len, int to_host)
+{
+    const side_t *s = &st->s[i];
+    if (len == 0)
+        return NBO_SUCCESS;
+    char *dev = s->user + off, *host = mirror(s) + off;
+    cudaError_t e_;
+    return to_host ? CU(cudaMemcpyAsync(host, dev, len, cudaMemcpyDeviceToHost, st->d2h))
+                   : CU(cudaMemcpyAsync(dev, host, len, cudaMemcpyHostToDevice, st->h2d));
+}
+
+/* The whole mirror of side i: [from, from + bytes). */
+static int copy_side(nbo_stage_t *st, int i, int to_host)
+{
+    const side_t *s = &st->s[i];
+    if (!s->pin || s->bytes == 0)
+        return NBO_SUCCESS;
+    cudaError_t e_;
+    return to_host ? CU(cudaMemcpyAsync(s->pin, s->user + s->from, s->bytes,
+                                        cudaMemcpyDeviceToHost, st->d2h))
+                   : CU(cudaMemcpyAsync(s->user + s->from, s->pin, s->bytes,
+                                        cudaMemcpyHostToDevice, st->h2d));
+}
+
+int nbo_stage_begin(struct nbo_request *r)
+{
+    nbo_stage_t *st = r->stage;
+    st->ready = 0;
+    st->back_recorded = 0;
+    if (st->mode == STAGE_DIRECT)
+        return NBO_SUCCESS;
+    int old = enter(st), rc = NBO_SUCCESS;
+    cudaError_t e_;
+    if (st->mode == STAGE_WHOLE) {
+        /* The receive mirror too: in place it holds the send data, and
+         * otherwise its gaps between blocks must hold the user's bytes when
+         * it is copied back whole. */
+        rc = copy_side(st, SEND, 1);
+        if (rc == NBO_SUCCESS)
+            rc = copy_side(st, RECV, 1);
+        if (rc == NBO_SUCCESS)
+            rc = CU(cudaEventRecord(st->ev[0], st->d2h));
+    } else {
+        /* Chunk by chunk, in the order the schedule sends. */
+        const nbo_task_t *t = r->sched.tasks;
+        for (int g = 0, i = 0; g < st->ngroups && rc == NBO_SUCCESS; g++) {
+            for (; i < r->sched.ntasks && rc == NBO_SUCCESS; i++) {
+                if (st->group_of[i] > g)
+                    break;
+                if (st->group_of[i] == g)
+                    rc = copy_range(st, SEND, t[i].off, t[i].len, 1);
+            }
+            if (rc == NBO_SUCCESS)
+                rc = CU(cudaEventRecord(st->ev[g], st->d2h));
+        }
+    }
+    leave(st, old);
+    return rc;
+}
+
+/* Has chunk g landed?  1, 0 (not yet) or an error.  Chunks land in order. */
+static int landed(struct nbo_request *r, int g)
+{
+    nbo_stage_t *st = r->stage;
+    while (st->ready <= g) {
+        cudaEvent_t ev = st->ev[st->ready];
+        cudaError_t e = st->blocking ? cudaEventSynchronize(ev) : cudaEventQuery(ev);
+        if (e == cudaErrorNotReady)
+            return 0;
+        if (e != cudaSuccess)
+            return cuda_fail("waiting for a copy from the GPU", e);
+        st->ready++;
+        r->last_activity = nbo_now();
+    }
+    return 1;
+}
+
+int nbo_stage_runnable(struct nbo_request *r, int first, int n)
+{
+    nbo_stage_t *st = r->stage;
+    if (st->mode == STAGE_DIRECT)
+        return n;
+    int old = enter(st), k = 0;
+    if (st->mode == STAGE_WHOLE) {
+        int rc = landed(r, 0);
+        k = rc == 1 ? n : rc;
+    } else {
+        for (; k < n; k++) {
+            int g = st->group_of[first + k];
+            if (g < 0)
+                continue;
+            int rc = landed(r, g);
+            if (rc != 1) {
+                if (rc < 0)
+                    k = rc;
+                break;
+            }
+        }
+    }
+    leave(st, old);
+    return k;
+}
+
+int nbo_stage_copy(struct nbo_request *r, const nbo_task_t *t)
+{
+    nbo_stage_t *st = r->stage;
+    if (st->mode == STAGE_WHOLE)
+        return 0; /* host mirrors: memcpy */
+    char **b = (char **)r->x.buf;
+    char *dst = b[t->buf] + t->off, *src = b[t->src_buf] + t->src_off;
+    int old = enter(st), rc;
+    cudaError_t e_;
+    if (st->mode == STAGE_DIRECT) /* later tasks may read dst at once */
+        rc = CU(cudaMemcpy(dst, src, t->len, cudaMemcpyDefault));
+    else /* the own block, user buffer to user buffer; nothing reads it */
+        rc = CU(cudaMemcpyAsync(st->s[RECV].user ? st->s[RECV].user + t->off : dst,
+                                st->s[SEND].user ? st->s[SEND].user + t->src_off : src, t->len,
+                                cudaMemcpyDefault, st->h2d));
+    leave(st, old);
+    return rc == NBO_SUCCESS ? 1 : rc;
+}
+
+int nbo_stage_received(struct nbo_request *r, int task)
+{
+    nbo_stage_t *st = r->stage;
+    if (st->mode != STAGE_PIPELINED || !st->s[RECV].pin)
+        return NBO_SUCCESS;
+    const nbo_task_t *t = &r->sched.tasks[task];
+    int old = enter(st);
+    int rc = copy_range(st, RECV, t->off, t->len, 0);
+    leave(st, old);
+    return rc;
+}
+
+int nbo_stage_finish(struct nbo_request *r)
+{
+    nbo_stage_t *st = r->stage;
+    if (st->mode == STAGE_DIRECT)
+        return 1;
+    int old = enter(st), rc = NBO_SUCCESS;
+    cudaError_t e_;
+    if (!st->back_recorded) {
+        if (st->mode == STAGE_WHOLE)
+            rc = copy_side(st, RECV, 0);
+        if (rc == NBO_SUCCESS)
+            rc = CU(cudaEventRecord(st->back, st->h2d));
+        st->back_recorded = rc == NBO_SUCCESS;
+    }
+    if (rc == NBO_SUCCESS) {
+        cudaError_t e = st->blocking ? cudaEventSynchronize(st->back) : cudaEventQuery(st->back);
+        rc = e == cudaSuccess ? 1 : e == cudaErrorNotReady ? 0
+                                   : cuda_fail("waiting for the copies to the GPU", e);
+    }
+    leave(st, old);
+    return rc;
+}
+
+void nbo_stage_quiesce(struct nbo_request *r)
+{
+    nbo_stage_t *st = r->stage;
+    int old = enter(st);
+    if (st->d2h)
+        cudaStreamSynchronize(st->d2h);
+    cudaStreamSynchronize(st->h2d);
+    cudaGetLastError();
+    leave(st, old);
+}
