@@ -9,6 +9,10 @@
  *   PIPELINED_NBO  nbo_start ... nbo_wait of a persistent request made at
  *                  plan time (nbo_alltoallv_init: compiled once)
  * Backward exchanges swap the forward send and receive descriptions.
+ *
+ * GPU plans: MPI gets pinned host mirrors (copied from the device after
+ * the stream has finished the pack, and back before the unpack); libnbo
+ * gets the device buffers and stages them itself.
  */
 #include <stdio.h>
 
@@ -33,36 +37,76 @@ static void sides(const p3o_xfer_t *x, int dir, const int **sc, const int **sd, 
     *rd = dir == P3O_FWD ? x->rdsp : x->sdsp;
 }
 
+/* Elements in an exchange side: the end of its last block. */
+static size_t extent(const p3o_xfer_t *x, const int *cnt, const int *dsp)
+{
+    size_t end = 0;
+    for (int q = 0; q < x->m; q++)
+        if ((size_t)dsp[q] + (size_t)cnt[q] > end)
+            end = (size_t)dsp[q] + (size_t)cnt[q];
+    return end;
+}
+
+/* GPU plans: device send buffer -> host mirror, before an MPI call. */
+static int to_host(struct p3o_plan *p, void *host, const void *dev, const p3o_xfer_t *x,
+                   const int *cnt, const int *dsp)
+{
+    return p3o_cuda_copy(p, host, dev, extent(x, cnt, dsp) * p->es);
+}
+
+/* Blocking MPI_Alltoallv; GPU plans through the host mirrors. */
+static int alltoallv(struct p3o_plan *p, const p3o_xfer_t *x, int dir, void *send, void *recv,
+                     void *send_h, void *recv_h, MPI_Comm comm, const char *what)
+{
+    const int *sc, *sd, *rc, *rd;
+    sides(x, dir, &sc, &sd, &rc, &rd);
+    if (p->gpu) {
+        int r = to_host(p, send_h, send, x, sc, sd);
+        if (r != P3O_SUCCESS)
+            return r;
+    }
+    int e = MPI_Alltoallv(p->gpu ? send_h : send, sc, sd, p->ctype, p->gpu ? recv_h : recv, rc,
+                          rd, p->ctype, comm);
+    if (e != MPI_SUCCESS)
+        return mpi_fail(what, e);
+    return p->gpu ? p3o_cuda_copy(p, recv, recv_h, extent(x, rc, rd) * p->es) : P3O_SUCCESS;
+}
+
 int p3o_row_exchange(struct p3o_plan *p, int dir)
 {
     if (p->row == 1)
         return P3O_SUCCESS; /* nothing to move: unpack reads the send buffer */
-    const int *sc, *sd, *rc, *rd;
-    sides(&p->rowx, dir, &sc, &sd, &rc, &rd);
-    int e = MPI_Alltoallv(p->row_send, sc, sd, p->ctype, p->row_recv, rc, rd, p->ctype,
-                          p->row_comm);
-    return e == MPI_SUCCESS ? P3O_SUCCESS : mpi_fail("row MPI_Alltoallv", e);
+    return alltoallv(p, &p->rowx, dir, p->row_send, p->row_recv, p->row_send_h, p->row_recv_h,
+                     p->row_comm, "row MPI_Alltoallv");
 }
 
 int p3o_col_exchange(struct p3o_plan *p, int dir, int k)
 {
-    const int *sc, *sd, *rc, *rd;
-    sides(&p->colx, dir, &sc, &sd, &rc, &rd);
-    int e = MPI_Alltoallv(p->col_send[k], sc, sd, p->ctype, p->col_recv[k], rc, rd, p->ctype,
-                          p->col_comm);
-    return e == MPI_SUCCESS ? P3O_SUCCESS : mpi_fail("column MPI_Alltoallv", e);
+    return alltoallv(p, &p->colx, dir, p->col_send[k], p->col_recv[k], p->col_send_h[k],
+                     p->col_recv_h[k], p->col_comm, "column MPI_Alltoallv");
 }
 
 int p3o_col_start(struct p3o_plan *p, int dir, int k)
 {
     if (p->mode == P3O_PIPELINED_NBO) {
+        if (p->gpu) { /* libnbo reads the device buffer once it starts */
+            int r = p3o_cuda_sync(p);
+            if (r != P3O_SUCCESS)
+                return r;
+        }
         int rc = nbo_start(&p->nreq[dir][k]);
         return rc == NBO_SUCCESS ? P3O_SUCCESS
                                  : p3o_fail(P3O_ERR_NBO, "nbo_start: %s", nbo_strerror(rc));
     }
     const int *sc, *sd, *rc, *rd;
     sides(&p->colx, dir, &sc, &sd, &rc, &rd);
-    int e = MPI_Ialltoallv(p->col_send[k], sc, sd, p->ctype, p->col_recv[k], rc, rd, p->ctype,
+    if (p->gpu) {
+        int r = to_host(p, p->col_send_h[k], p->col_send[k], &p->colx, sc, sd);
+        if (r != P3O_SUCCESS)
+            return r;
+    }
+    int e = MPI_Ialltoallv(p->gpu ? p->col_send_h[k] : p->col_send[k], sc, sd, p->ctype,
+                           p->gpu ? p->col_recv_h[k] : p->col_recv[k], rc, rd, p->ctype,
                            p->col_comm, &p->mreq[k]);
     return e == MPI_SUCCESS ? P3O_SUCCESS : mpi_fail("column MPI_Ialltoallv", e);
 }
@@ -75,7 +119,15 @@ int p3o_col_wait(struct p3o_plan *p, int dir, int k)
                                  : p3o_fail(P3O_ERR_NBO, "nbo_wait: %s", nbo_strerror(rc));
     }
     int e = MPI_Wait(&p->mreq[k], MPI_STATUS_IGNORE);
-    return e == MPI_SUCCESS ? P3O_SUCCESS : mpi_fail("column MPI_Wait", e);
+    if (e != MPI_SUCCESS)
+        return mpi_fail("column MPI_Wait", e);
+    if (p->gpu) {
+        const int *sc, *sd, *rc, *rd;
+        sides(&p->colx, dir, &sc, &sd, &rc, &rd);
+        return p3o_cuda_copy(p, p->col_recv[k], p->col_recv_h[k],
+                             extent(&p->colx, rc, rd) * p->es);
+    }
+    return P3O_SUCCESS;
 }
 
 /* ---------------------------------------------------------------- libnbo */

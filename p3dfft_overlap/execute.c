@@ -16,12 +16,24 @@
  */
 #include "p3o_internal.h"
 
+/* GPU plans run each stage asynchronously on the plan's stream: the timer
+ * waits for it, so a stage's time is its GPU time. */
 #define TIMED(acc, stmt)                    \
     do {                                    \
         double t0_ = MPI_Wtime();           \
         stmt;                               \
+        if (p->gpu)                         \
+            gpu_settle(p);                  \
         (acc) += MPI_Wtime() - t0_;         \
     } while (0)
+
+/* Wait for the stream; keep the first GPU failure for the caller. */
+static void gpu_settle(struct p3o_plan *p)
+{
+    int rc = p3o_cuda_sync(p);
+    if (rc != P3O_SUCCESS && p->gpu_rc == P3O_SUCCESS)
+        p->gpu_rc = rc;
+}
 
 /* Forward stages up to the column pack of variable `in` into set k. */
 static int fwd_xy(struct p3o_plan *p, const void *in, int k)
@@ -38,7 +50,7 @@ static int fwd_xy(struct p3o_plan *p, const void *in, int k)
     if (rc)
         return rc;
     TIMED(p->t.col_local, p3o_col_pack(p, P3O_FWD, k, p->ybuf));
-    return P3O_SUCCESS;
+    return p->gpu_rc;
 }
 
 /* Forward stages after the column exchange of set k: into Z-pencil out. */
@@ -47,7 +59,7 @@ static int fwd_z(struct p3o_plan *p, int k, void *out)
     int rc;
     TIMED(p->t.col_local, p3o_col_unpack(p, P3O_FWD, k, out));
     TIMED(p->t.fft_z, rc = p3o_fft_exec(&p->fz_fwd, out, out));
-    return rc;
+    return rc ? rc : p->gpu_rc;
 }
 
 /* Backward stages up to the column pack of Z-pencil `in` into set k. */
@@ -58,7 +70,7 @@ static int bwd_z(struct p3o_plan *p, const void *in, int k)
     if (rc)
         return rc;
     TIMED(p->t.col_local, p3o_col_pack(p, P3O_BWD, k, p->zbuf));
-    return P3O_SUCCESS;
+    return p->gpu_rc;
 }
 
 /* Backward stages after the column exchange of set k: into X-pencil out. */
@@ -74,7 +86,7 @@ static int bwd_yx(struct p3o_plan *p, int k, void *out)
     if (rc)
         return rc;
     TIMED(p->t.fft_x, rc = p3o_fft_exec(&p->fx_bwd, p->xc, out));
-    return rc;
+    return rc ? rc : p->gpu_rc;
 }
 
 /* The two halves of one direction, on variable v. */
@@ -156,8 +168,17 @@ static int run(p3o_plan_t plan, const stages_t *s, const void *in, void *out)
         return p3o_fail(P3O_ERR_PLAN, "not a valid p3o plan");
     if (!in || !out)
         return p3o_fail(P3O_ERR_ARG, "%s buffer is NULL", !in ? "input" : "output");
+    if (p->gpu && (!p3o_cuda_is_device(in) || !p3o_cuda_is_device(out)))
+        return p3o_fail(P3O_ERR_ARG, "a device plan needs CUDA device (or managed) memory: the %s "
+                        "buffer is host memory", !p3o_cuda_is_device(in) ? "input" : "output");
+    p->gpu_rc = P3O_SUCCESS;
     double t0 = MPI_Wtime();
     int rc = p->mode == P3O_BLOCKING ? blocking(p, s, in, out) : pipelined(p, s, in, out);
+    if (p->gpu) {
+        gpu_settle(p); /* the last stage's results are in out */
+        if (rc == P3O_SUCCESS)
+            rc = p->gpu_rc;
+    }
     p->t.total += MPI_Wtime() - t0;
     p->t.calls++;
     return rc;

@@ -105,6 +105,8 @@ static void run(p3o_precision_t prec, p3o_fft_kind_t kind, void *plan, void *in,
  * out-of-place r2c or c2c, which FFTW never lets overwrite its input. */
 int p3o_fft_exec(p3o_fft_t *f, const void *in, void *out)
 {
+    if (f->gpu)
+        return p3o_cufft_exec(f, in, out);
     void *src = (void *)in;
     if ((src == out) != f->in_place)
         return p3o_fail(P3O_ERR_ARG, "FFT executed %s-place on a plan made %s-place",
@@ -125,6 +127,10 @@ int p3o_fft_exec(p3o_fft_t *f, const void *in, void *out)
 
 void p3o_fft_destroy(p3o_fft_t *f)
 {
+    if (f->gpu) {
+        p3o_cufft_destroy(f);
+        return;
+    }
     void *plans[2] = {f->plan, f->plan_unaligned};
     for (int i = 0; i < 2; i++) {
         if (!plans[i])

@@ -57,6 +57,24 @@
  * All modes compute the same numbers (the same FFTW plans, the same data
  * movement); they differ only in when the column transposes happen.
  *
+ * GPU data (options.device = 1, a build with CUDA): in and out are CUDA
+ * device pointers with the layouts above, and so are the plan's buffers.
+ * The 1-D FFTs are batched cuFFT plans (made once per plan object, the
+ * same batches as the FFTW ones), the packing and local transposes a CUDA
+ * kernel, all on one stream of the plan.  The exchanges: MPI_Alltoallv /
+ * MPI_Ialltoallv on pinned host mirrors of the exchange buffers (MPICH is
+ * not CUDA-aware), and in PIPELINED_NBO the persistent libnbo requests on
+ * the device buffers themselves (libnbo stages them, pipelined; see
+ * nbo.h).  Same modes, same pipeline; results equal to the CPU path's
+ * within rounding (cuFFT and FFTW order their operations differently).
+ * planner and wisdom_file are ignored.  The input must be complete on the
+ * device when p3o_forward/backward is called (synchronise its stream); the
+ * output is complete when they return.  Several ranks may share one GPU:
+ * each uses the current device of its process (cudaSetDevice before
+ * p3o_plan_create).  Without CUDA, or on a machine without a GPU,
+ * p3o_plan_create fails with P3O_ERR_CUDA and p3o_last_error says why.
+ * Tested so far only for compiling (no GPU was available): docs/cuda.md.
+ *
  * Errors: every function returns P3O_SUCCESS (0) or a negative P3O_ERR_*
  * code; p3o_strerror() names the code and p3o_last_error() gives the
  * details of the last failure in this process (which argument, which MPI,
@@ -94,7 +112,9 @@ enum {
     P3O_ERR_MPI            = -10, /* an MPI call failed                         */
     P3O_ERR_NBO            = -11, /* a libnbo call failed (see p3o_last_error)  */
     P3O_ERR_PLAN           = -12, /* not a valid plan                           */
-    P3O_ERR_COMM           = -13  /* MPI_COMM_NULL or an inter-communicator      */
+    P3O_ERR_COMM           = -13, /* MPI_COMM_NULL or an inter-communicator      */
+    P3O_ERR_CUDA           = -14  /* options.device without CUDA or a GPU, or a
+                                     CUDA / cuFFT call failed                  */
 };
 
 /* A static message for any code, never NULL. */
@@ -136,12 +156,15 @@ typedef enum {
  *                use one file per precision (P3O_ERR_FFTW otherwise).
  *   nbo_config   PIPELINED_NBO only: libnbo configuration for the column
  *                communicator (NULL: libnbo defaults + NBO_* environment).
+ *   device       0: host arrays, FFTW (default).  1: CUDA device arrays,
+ *                cuFFT (see "GPU data" above); every rank must agree.
  */
 typedef struct p3o_options {
     int                 row, col;
     p3o_planner_t       planner;
     const char         *wisdom_file;
     const nbo_config_t *nbo_config;
+    int                 device;
 } p3o_options_t;
 
 void p3o_options_init(p3o_options_t *options);
@@ -193,6 +216,7 @@ typedef struct p3o_local {
     int    row_rank, col_rank;  /* this rank's coordinates in it */
     p3o_precision_t precision;
     p3o_mode_t      mode;
+    int             device;     /* 1: a GPU plan (options.device) */
 } p3o_local_t;
 
 int p3o_local_sizes(p3o_plan_t plan, p3o_local_t *local);

@@ -61,6 +61,8 @@ typedef struct p3o_fft {
     int             in_place;
     int             align_in, align_out;
     void           *plan, *plan_unaligned;
+    int             gpu;          /* a cuFFT plan (cuda.c) instead of FFTW's */
+    int             cuplan, have_cuplan;
 } p3o_fft_t;
 
 int  p3o_fft_plan(p3o_fft_t *f, p3o_fft_kind_t kind, p3o_precision_t prec, int n, int howmany,
@@ -105,6 +107,15 @@ struct p3o_plan {
     nbo_request_t   nreq[2][2];    /* [direction][buffer], persistent */
 
     p3o_timers_t    t;
+
+    /* GPU path (options.device, cuda.c): the buffers above are device
+     * memory; the MPI exchanges run on pinned host mirrors of the exchange
+     * buffers (PIPELINED_NBO gives libnbo the device buffers). */
+    int             gpu;
+    int             gpu_rc;        /* first failure of a kernel launch */
+    void           *stream;        /* cudaStream_t of every GPU step */
+    void           *row_send_h, *row_recv_h;
+    void           *col_send_h[2], *col_recv_h[2];
 };
 
 /* Valid plan or NULL. */
@@ -130,6 +141,24 @@ int p3o_col_wait(struct p3o_plan *p, int dir, int k);
 /* Build the persistent libnbo requests (plan time). */
 int p3o_nbo_setup(struct p3o_plan *p, const nbo_config_t *cfg);
 void p3o_nbo_teardown(struct p3o_plan *p);
+
+/* ------------------------------------------------------- GPU (cuda.c) */
+
+/* Stubs that fail with P3O_ERR_CUDA without a CUDA build. */
+int   p3o_cuda_probe(void);                       /* a GPU is usable */
+int   p3o_cuda_is_device(const void *ptr);        /* device or managed memory */
+int   p3o_cuda_setup(struct p3o_plan *p);         /* the stream */
+void  p3o_cuda_teardown(struct p3o_plan *p);
+void *p3o_cuda_alloc(size_t bytes, int pinned_host); /* cudaMalloc / cudaHostAlloc */
+void  p3o_cuda_free(void *ptr, int pinned_host);
+int   p3o_cuda_sync(struct p3o_plan *p);          /* wait for the stream */
+int   p3o_cuda_copy(struct p3o_plan *p, void *dst, const void *src, size_t bytes); /* and wait */
+int   p3o_cuda_box(struct p3o_plan *p, void *dst, const void *src, const size_t n[3],
+                   const size_t dst_stride[3], const size_t src_stride[3]);
+int   p3o_cufft_plan(struct p3o_plan *p, p3o_fft_t *f, p3o_fft_kind_t kind, int n, int howmany,
+                     int in_place);
+int   p3o_cufft_exec(p3o_fft_t *f, const void *in, void *out);
+void  p3o_cufft_destroy(p3o_fft_t *f);
 
 /* ------------------------------------------------------------ errors */
 

@@ -42,7 +42,7 @@ static int agree(MPI_Comm comm, int rc)
 /* ------------------------------------------------------------ arguments */
 
 typedef struct args {
-    int nx, ny, nz, nv, prec, mode, row, col, planner;
+    int nx, ny, nz, nv, prec, mode, row, col, planner, device;
 } args_t;
 
 static int check_local(const args_t *a, int P, p3o_plan_t *plan)
@@ -55,6 +55,8 @@ static int check_local(const args_t *a, int P, p3o_plan_t *plan)
         return p3o_fail(P3O_ERR_ARG, "unknown mode %d", a->mode);
     if ((unsigned)a->planner > P3O_PLANNER_PATIENT)
         return p3o_fail(P3O_ERR_ARG, "unknown planner %d", a->planner);
+    if ((unsigned)a->device > 1)
+        return p3o_fail(P3O_ERR_ARG, "options device = %d: 0 (host) or 1 (CUDA device)", a->device);
     if (a->nx <= 0 || a->ny <= 0 || a->nz <= 0)
         return p3o_fail(P3O_ERR_SIZE, "grid %d x %d x %d: every size must be positive", a->nx,
                         a->ny, a->nz);
@@ -90,7 +92,8 @@ static int check_args(MPI_Comm comm, const args_t *a, int P, p3o_plan_t *plan)
         return -all[2 * N];
     }
     static const char *const names[N] = {"nx", "ny", "nz", "nv", "precision",
-                                         "mode", "options row", "options col", "options planner"};
+                                         "mode", "options row", "options col", "options planner",
+                                         "options device"};
     for (int i = 0; i < N; i++)
         if (all[i] != -all[N + i])
             return p3o_fail(P3O_ERR_MISMATCH, "ranks passed different %s (from %d to %d)",
@@ -199,8 +202,42 @@ static int build_extents(struct p3o_plan *p)
 
 static size_t max_sz(size_t a, size_t b) { return a > b ? a : b; }
 
+/* Device buffers, and pinned host mirrors of the exchange buffers for the
+ * MPI calls (MPICH cannot read device memory). */
+static int build_gpu_buffers(struct p3o_plan *p)
+{
+    const size_t es = p->es, ex_row = max_sz(p->n_cx, p->n_cy) * es;
+    const size_t ex_col = max_sz(p->n_cy, p->n_cz) * es;
+    int rc = p3o_cuda_setup(p);
+    if (rc != P3O_SUCCESS)
+        return rc;
+    p->xc = p3o_cuda_alloc(p->n_cx * es, 0);
+    p->ybuf = p3o_cuda_alloc(p->n_cy * es, 0);
+    p->zbuf = p3o_cuda_alloc(p->n_cz * es, 0);
+    p->row_send = p3o_cuda_alloc(ex_row, 0);
+    p->row_recv = p3o_cuda_alloc(ex_row, 0);
+    p->row_send_h = p3o_cuda_alloc(ex_row, 1);
+    p->row_recv_h = p3o_cuda_alloc(ex_row, 1);
+    int ok = p->xc && p->ybuf && p->zbuf && p->row_send && p->row_recv && p->row_send_h &&
+             p->row_recv_h;
+    for (int k = 0; k < 2; k++) {
+        p->col_send[k] = p3o_cuda_alloc(ex_col, 0);
+        p->col_recv[k] = p3o_cuda_alloc(ex_col, 0);
+        ok = ok && p->col_send[k] && p->col_recv[k];
+        if (p->mode != P3O_PIPELINED_NBO) { /* libnbo stages its own */
+            p->col_send_h[k] = p3o_cuda_alloc(ex_col, 1);
+            p->col_recv_h[k] = p3o_cuda_alloc(ex_col, 1);
+            ok = ok && p->col_send_h[k] && p->col_recv_h[k];
+        }
+    }
+    return ok ? P3O_SUCCESS
+              : p3o_fail(P3O_ERR_NOMEM, "no GPU or pinned host memory for the transform buffers");
+}
+
 static int build_buffers(struct p3o_plan *p)
 {
+    if (p->gpu)
+        return build_gpu_buffers(p);
     const size_t es = p->es;
     p->xc = p3o_alloc(p->prec, p->n_cx * es);
     p->ybuf = p3o_alloc(p->prec, p->n_cy * es);
@@ -216,8 +253,23 @@ static int build_buffers(struct p3o_plan *p)
     return ok ? P3O_SUCCESS : p3o_fail(P3O_ERR_NOMEM, "no memory for the transform buffers");
 }
 
+/* cuFFT: the same six batched transforms, planned once per plan. */
+static int build_gpu_ffts(struct p3o_plan *p)
+{
+    const int hx = p->yr * p->zc, hy = p->xr * p->zc, hz = p->xr * p->yc;
+    int rc = p3o_cufft_plan(p, &p->fx_fwd, P3O_FFT_R2C, p->nx, hx, 0);
+    if (!rc) rc = p3o_cufft_plan(p, &p->fx_bwd, P3O_FFT_C2R, p->nx, hx, 0);
+    if (!rc) rc = p3o_cufft_plan(p, &p->fy_fwd, P3O_FFT_C2C_FWD, p->ny, hy, 1);
+    if (!rc) rc = p3o_cufft_plan(p, &p->fy_bwd, P3O_FFT_C2C_BWD, p->ny, hy, 1);
+    if (!rc) rc = p3o_cufft_plan(p, &p->fz_fwd, P3O_FFT_C2C_FWD, p->nz, hz, 1);
+    if (!rc) rc = p3o_cufft_plan(p, &p->fz_bwd, P3O_FFT_C2C_BWD, p->nz, hz, 0);
+    return rc;
+}
+
 static int build_ffts(struct p3o_plan *p, unsigned flags)
 {
+    if (p->gpu)
+        return build_gpu_ffts(p);
     /* Planning arrays for the transforms that touch user memory: FFTW's
      * planner may overwrite them. */
     void *real = p3o_alloc(p->prec, p->n_real * p->rs);
@@ -245,8 +297,19 @@ static void plan_free(struct p3o_plan *p)
         p3o_fft_destroy(ffts[i]);
     void *bufs[] = {p->xc, p->ybuf, p->zbuf, p->row_send, p->row_recv,
                     p->col_send[0], p->col_send[1], p->col_recv[0], p->col_recv[1]};
-    for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++)
-        p3o_free(p->prec, bufs[i]);
+    for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++) {
+        if (p->gpu)
+            p3o_cuda_free(bufs[i], 0);
+        else
+            p3o_free(p->prec, bufs[i]);
+    }
+    if (p->gpu) {
+        void *mirrors[] = {p->row_send_h, p->row_recv_h, p->col_send_h[0], p->col_send_h[1],
+                           p->col_recv_h[0], p->col_recv_h[1]};
+        for (size_t i = 0; i < sizeof(mirrors) / sizeof(mirrors[0]); i++)
+            p3o_cuda_free(mirrors[i], 1);
+        p3o_cuda_teardown(p);
+    }
     xfer_free(&p->rowx);
     xfer_free(&p->colx);
     MPI_Comm *comms[] = {&p->row_comm, &p->col_comm, &p->cart};
@@ -272,10 +335,16 @@ int p3o_plan_create(MPI_Comm comm, int nx, int ny, int nz, int nv, p3o_precision
         MPI_Comm_size(comm, &P) != MPI_SUCCESS)
         return p3o_fail(P3O_ERR_COMM, "comm is an inter-communicator or not usable");
 
-    args_t a = {nx, ny, nz, nv, (int)precision, (int)mode, o->row, o->col, (int)o->planner};
+    args_t a = {nx, ny, nz, nv, (int)precision, (int)mode, o->row, o->col, (int)o->planner,
+                o->device};
     int rc = check_args(comm, &a, P, plan);
     if (rc != P3O_SUCCESS)
         return rc;
+    if (o->device) { /* every rank needs a GPU (P ranks may share one) */
+        rc = agree(comm, p3o_cuda_probe());
+        if (rc != P3O_SUCCESS)
+            return rc;
+    }
 
     /* Every rank must own at least one point of each dimension it splits:
      * ROW splits y (X-pencils) and the nx/2+1 coefficients (Y-, Z-pencils);
@@ -306,6 +375,7 @@ int p3o_plan_create(MPI_Comm comm, int nx, int ny, int nz, int nv, p3o_precision
     p->nx = nx, p->ny = ny, p->nz = nz, p->nv = nv, p->nxh = nxh;
     p->prec = precision;
     p->mode = mode;
+    p->gpu = o->device;
     p->rs = precision == P3O_DOUBLE ? sizeof(double) : sizeof(float);
     p->es = 2 * p->rs;
     p->ctype = precision == P3O_DOUBLE ? MPI_C_DOUBLE_COMPLEX : MPI_C_FLOAT_COMPLEX;
@@ -316,11 +386,11 @@ int p3o_plan_create(MPI_Comm comm, int nx, int ny, int nz, int nv, p3o_precision
         rc = agree(p->cart, build_extents(p));
     if (rc == P3O_SUCCESS)
         rc = agree(p->cart, build_buffers(p));
-    if (rc == P3O_SUCCESS && o->wisdom_file)
+    if (rc == P3O_SUCCESS && o->wisdom_file && !p->gpu)
         rc = agree(p->cart, p3o_wisdom_import(precision, o->wisdom_file));
     if (rc == P3O_SUCCESS)
         rc = agree(p->cart, build_ffts(p, p3o_fftw_flags(o->planner)));
-    if (rc == P3O_SUCCESS && o->wisdom_file) {
+    if (rc == P3O_SUCCESS && o->wisdom_file && !p->gpu) {
         int me = 0;
         MPI_Comm_rank(p->cart, &me);
         rc = agree(p->cart, me == 0 ? p3o_wisdom_export(precision, o->wisdom_file) : P3O_SUCCESS);
@@ -362,7 +432,7 @@ int p3o_local_sizes(p3o_plan_t plan, p3o_local_t *l)
         .zstart = {p->xs_r, p->ys_c, 0}, .zsize = {p->xr, p->yc, p->nz},
         .real_count = p->n_real, .complex_count = p->n_cz,
         .row = p->row, .col = p->col, .row_rank = p->row_rank, .col_rank = p->col_rank,
-        .precision = p->prec, .mode = p->mode,
+        .precision = p->prec, .mode = p->mode, .device = p->gpu,
     };
     return P3O_SUCCESS;
 }

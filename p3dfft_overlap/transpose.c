@@ -45,11 +45,17 @@ static inline __attribute__((always_inline)) void move_box_es(char *d, const cha
             }
 }
 
-static void move_box(void *dst, size_t dst_off, const void *src, size_t src_off, const box_t *b,
-                     size_t es)
+static void move_box(struct p3o_plan *p, void *dst, size_t dst_off, const void *src,
+                     size_t src_off, const box_t *b, size_t es)
 {
     char *d = (char *)dst + dst_off * es;
     const char *s = (const char *)src + src_off * es;
+    if (p->gpu) { /* device buffers: the same box, moved by a kernel (cuda.c) */
+        int rc = p3o_cuda_box(p, d, s, b->n, b->dst, b->src);
+        if (rc != P3O_SUCCESS && p->gpu_rc == P3O_SUCCESS)
+            p->gpu_rc = rc;
+        return;
+    }
     if (es == 16)
         move_box_es(d, s, b, 16);
     else
@@ -96,11 +102,11 @@ void p3o_row_pack(struct p3o_plan *p, int dir)
     for (int q = 0; q < p->row; q++) {
         if (dir == P3O_FWD) {
             box_t b = row_x_box(p, q);
-            move_box(p->row_send, (size_t)x->sdsp[q], p->xc,
+            move_box(p, p->row_send, (size_t)x->sdsp[q], p->xc,
                      (size_t)p3o_split_start(p->nxh, p->row, q), &b, p->es);
         } else {
             box_t b = row_y_box(p, q);
-            move_box(p->row_send, (size_t)x->rdsp[q], p->ybuf,
+            move_box(p, p->row_send, (size_t)x->rdsp[q], p->ybuf,
                      (size_t)p3o_split_start(p->ny, p->row, q), &b, p->es);
         }
     }
@@ -114,11 +120,11 @@ void p3o_row_unpack(struct p3o_plan *p, int dir)
     for (int q = 0; q < p->row; q++) {
         if (dir == P3O_FWD) {
             box_t b = reversed(row_y_box(p, q));
-            move_box(p->ybuf, (size_t)p3o_split_start(p->ny, p->row, q), recv,
+            move_box(p, p->ybuf, (size_t)p3o_split_start(p->ny, p->row, q), recv,
                      (size_t)x->rdsp[q], &b, p->es);
         } else {
             box_t b = reversed(row_x_box(p, q));
-            move_box(p->xc, (size_t)p3o_split_start(p->nxh, p->row, q), recv,
+            move_box(p, p->xc, (size_t)p3o_split_start(p->nxh, p->row, q), recv,
                      (size_t)x->sdsp[q], &b, p->es);
         }
     }
@@ -154,11 +160,11 @@ void p3o_col_pack(struct p3o_plan *p, int dir, int k, const void *src)
     for (int q = 0; q < p->col; q++) {
         if (dir == P3O_FWD) {
             box_t b = col_y_box(p, q);
-            move_box(p->col_send[k], (size_t)x->sdsp[q], src,
+            move_box(p, p->col_send[k], (size_t)x->sdsp[q], src,
                      (size_t)p3o_split_start(p->ny, p->col, q), &b, p->es);
         } else {
             box_t b = col_z_box(p, q);
-            move_box(p->col_send[k], (size_t)x->rdsp[q], src,
+            move_box(p, p->col_send[k], (size_t)x->rdsp[q], src,
                      (size_t)p3o_split_start(p->nz, p->col, q), &b, p->es);
         }
     }
@@ -171,11 +177,11 @@ void p3o_col_unpack(struct p3o_plan *p, int dir, int k, void *dst)
     for (int q = 0; q < p->col; q++) {
         if (dir == P3O_FWD) {
             box_t b = reversed(col_z_box(p, q));
-            move_box(dst, (size_t)p3o_split_start(p->nz, p->col, q), p->col_recv[k],
+            move_box(p, dst, (size_t)p3o_split_start(p->nz, p->col, q), p->col_recv[k],
                      (size_t)x->rdsp[q], &b, p->es);
         } else {
             box_t b = reversed(col_y_box(p, q));
-            move_box(dst, (size_t)p3o_split_start(p->ny, p->col, q), p->col_recv[k],
+            move_box(p, dst, (size_t)p3o_split_start(p->ny, p->col, q), p->col_recv[k],
                      (size_t)x->sdsp[q], &b, p->es);
         }
     }
