@@ -21,6 +21,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cuda_gpu.h"
+
 static int cmp(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -96,23 +98,20 @@ int main(int argc, char **argv)
             return opt == 'h' ? 0 : 2;
         }
     }
-    int provided, rank, P, ndev = 0;
+    int provided, rank, P;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &P);
-    cudaError_t e = cudaGetDeviceCount(&ndev);
-    if (e != cudaSuccess || ndev == 0 || iters < 1 || B == 0 || B > (size_t)1 << 30) {
-        if (rank == 0) {
-            if (e != cudaSuccess || ndev == 0)
-                printf("nbo_cuda_chunk: no CUDA GPU (%s): nothing measured\n",
-                       e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
-            else
-                printf("nbo_cuda_chunk: bad -b or -i\n");
-        }
+    if (iters < 1 || B == 0 || B > (size_t)1 << 30) {
+        if (rank == 0)
+            printf("nbo_cuda_chunk: bad -b or -i\n");
         MPI_Finalize();
-        return e != cudaSuccess || ndev == 0 ? 77 : 2;
+        return 2;
     }
-    cudaSetDevice(rank % ndev);
+    if (!cuda_gpu_pick(rank, "nbo_cuda_chunk: ", ": nothing measured")) {
+        MPI_Finalize();
+        return CUDA_GPU_SKIP;
+    }
     const size_t n = B * (size_t)P;
     void *ds = NULL, *dr = NULL, *hs = malloc(n), *hr = malloc(n);
     if (cudaMalloc(&ds, n) != cudaSuccess || cudaMalloc(&dr, n) != cudaSuccess || !hs || !hr) {

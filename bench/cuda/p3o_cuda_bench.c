@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cuda_gpu.h"
 #include "p3dfft_overlap.h"
 
 static int rank;
@@ -81,7 +82,7 @@ int main(int argc, char **argv)
     int n[3] = {128, 128, 128}, nv = 4, iters = 5, opt;
     p3o_mode_t mode = P3O_PIPELINED_NBO;
     p3o_precision_t prec = P3O_DOUBLE;
-    int provided, P, ndev = 0, bad = 0;
+    int provided, P, bad = 0;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &P);
@@ -105,15 +106,10 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 2;
     }
-    cudaError_t e = cudaGetDeviceCount(&ndev);
-    if (e != cudaSuccess || ndev == 0) {
-        if (rank == 0)
-            printf("p3o_cuda_bench: no CUDA GPU (%s): nothing measured\n",
-                   e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
+    if (!cuda_gpu_pick(rank, "p3o_cuda_bench: ", ": nothing measured")) {
         MPI_Finalize();
-        return 77;
+        return CUDA_GPU_SKIP;
     }
-    cudaSetDevice(rank % ndev);
     if (rank == 0)
         printf("# p3o_cuda_bench P=%d %dx%dx%d nv=%d %s, ms per forward+backward (max over ranks)\n"
                "# path mode                total    fft_x    fft_y    fft_z      row col_local "

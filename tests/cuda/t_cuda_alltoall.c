@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuda_gpu.h"
 #include "mpitest.h"
 
 enum { HOST = 0, DEV = 1 };
@@ -193,16 +194,10 @@ static void strided(nbo_comm_t comm)
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv, "t_cuda_alltoall");
-    int ndev = 0;
-    cudaError_t e = cudaGetDeviceCount(&ndev);
-    if (e != cudaSuccess || ndev == 0) {
-        if (mt_rank == 0)
-            printf("skipped: no CUDA GPU (%s)\n",
-                   e != cudaSuccess ? cudaGetErrorString(e) : "cudaGetDeviceCount found 0 devices");
+    if (!cuda_gpu_pick(mt_rank, "skipped: ", "")) {
         MPI_Finalize();
-        return 77;
+        return CUDA_GPU_SKIP;
     }
-    cudaSetDevice(mt_rank % ndev);
     char detail[256];
     MT_OK(nbo_cuda_available(detail, sizeof(detail)));
 

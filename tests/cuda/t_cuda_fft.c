@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuda_gpu.h"
 #include "p3dfft_overlap.h"
 
 static int rank, failures;
@@ -125,16 +126,10 @@ int main(int argc, char **argv)
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    int ndev = 0;
-    cudaError_t e = cudaGetDeviceCount(&ndev);
-    if (e != cudaSuccess || ndev == 0) {
-        if (rank == 0)
-            printf("skipped: no CUDA GPU (%s)\n",
-                   e != cudaSuccess ? cudaGetErrorString(e) : "cudaGetDeviceCount found 0 devices");
+    if (!cuda_gpu_pick(rank, "skipped: ", "")) {
         MPI_Finalize();
-        return 77;
+        return CUDA_GPU_SKIP;
     }
-    cudaSetDevice(rank % ndev);
     for (int prec = 0; prec < 2; prec++)
         for (int mode = 0; mode < 3; mode++)
             one((p3o_precision_t)prec, (p3o_mode_t)mode);
