@@ -45,7 +45,7 @@ echo "note: suite 'known-failing' is not run (UCX 1.13 dead-peer paths; see test
 for s in $stages; do
   case $s in
     main) EXTRA+=(--no-suite known-failing); run_stage main build "" -- -Dwerror=true ;;
-    asan) run_stage asan build-asan asan unit mpi progress ucx pmpi fft -- \
+    asan) run_stage asan build-asan asan unit mpi progress ucx pmpi fft cuda -- \
             -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug ;;
     tsan) CC=clang run_stage tsan build-tsan tsan progress ucx -- \
             -Db_sanitize=thread -Db_lundef=false -Dbuildtype=debug ;;
