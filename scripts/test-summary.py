@@ -11,6 +11,7 @@ import sys
 counts = collections.Counter()
 suites = collections.defaultdict(collections.Counter)
 failed = []
+skipped = []
 import os
 
 lines = []
@@ -31,9 +32,14 @@ if True:
         suites[suite][kind] += 1
         if kind == "failed":
             failed.append(stage + ": " + t["name"])
+        elif kind == "skipped":
+            why = [l for l in (t.get("stdout") or "").splitlines() if "skip" in l.lower()]
+            skipped.append(stage + ": " + t["name"] + (" (" + why[-1].strip()[:120] + ")" if why else ""))
 for s in sorted(suites):
     c = suites[s]
     print(f"  {s:22s} {c['passed']:4d} passed {c['failed']:3d} failed {c['skipped']:3d} skipped")
+for name in skipped:
+    print(f"  SKIPPED: {name}")
 for name in failed:
     print(f"  FAILED: {name}")
 print(f"tests: {counts['passed']} passed, {counts['failed']} failed, {counts['skipped']} skipped")
