@@ -10,11 +10,17 @@
  * checked.  RSS is sampled after a warm-up and at the end of each phase; a
  * growth of more than 2 MiB fails (a leak of even one small allocation per
  * operation is 100000 x 32 B = 3 MiB).
+ *
+ * With NBO_SOAK_RDMA=1 (the verbs engine, tests/verbs/guest_suite.sh) the
+ * kernel's count of this process's RDMA objects (QPs, CQs, MRs, PDs) is
+ * taken at the same points: it may not grow, and must be 0 after
+ * nbo_comm_free.  The soak needs OPS > 1000 (the RSS base is taken there).
  */
 #include <string.h>
 #include <unistd.h>
 
 #include "nbo_test.h"
+#include "rdma_objects.h"
 
 #define OUTSTANDING 16
 #define MAXB 512
@@ -63,6 +69,9 @@ int main(int argc, char **argv)
     unsigned char *r = malloc((size_t)OUTSTANDING * MAXB * P);
     int errors = 0;
     long base = 0, after1 = 0, after2 = 0;
+    const char *re = getenv("NBO_SOAK_RDMA");
+    const int rdma = re && atoi(re) == 1;
+    int objs_base = 0, objs_end = 0, objs_freed = 0;
 
     /* Phase 1: back to back. */
     for (long op = 0; op < ops && !errors; op++) {
@@ -77,8 +86,11 @@ int main(int argc, char **argv)
             errors++;
         } else if (op % 1000 == 0 || op == ops - 1)
             errors += check(r, b, (int)op);
-        if (op == 1000)
+        if (op == 1000) {
             base = rss_kib();
+            if (rdma)
+                objs_base = rdma_objects_of_self();
+        }
     }
     after1 = rss_kib();
 
@@ -105,10 +117,21 @@ int main(int argc, char **argv)
                 errors += check(r + (size_t)k * MAXB * P, 64, (int)(op + k));
     }
     after2 = rss_kib();
+    if (rdma)
+        objs_end = rdma_objects_of_self();
     rc = nbo_comm_free(&comm); /* fails with NBO_ERR_PENDING if a request leaked */
     if (rc != NBO_SUCCESS) {
         fprintf(stderr, "rank %d: nbo_comm_free: %s\n", me, nbo_strerror(rc));
         errors++;
+    }
+    if (rdma) {
+        objs_freed = rdma_objects_of_self();
+        if (objs_base <= 0 || objs_end != objs_base || objs_freed != 0) {
+            fprintf(stderr, "rank %d: RDMA objects %d after warm-up, %d at the end, %d after "
+                            "nbo_comm_free (want n > 0, n, 0)\n",
+                    me, objs_base, objs_end, objs_freed);
+            errors++;
+        }
     }
     long growth = (after1 > after2 ? after1 : after2) - base;
     int bad = errors > 0 || growth > 2048, any;
@@ -118,6 +141,9 @@ int main(int argc, char **argv)
            bad ? "FAIL" : "PASS", me, nbo_engine_name(info.engine),
            nbo_progress_name(info.progress), ops, ops, OUTSTANDING, base, after1, after2, growth,
            errors);
+    if (rdma)
+        printf("rank %d: RDMA objects %d after warm-up, %d at the end, %d after nbo_comm_free\n",
+               me, objs_base, objs_end, objs_freed);
     free(s);
     free(r);
     MPI_Finalize();

@@ -1,9 +1,16 @@
 #!/bin/bash
 # guest_suite.sh BUILD_DIR - every verbs check, run inside the Soft-RoCE
 # guest in one boot (scripts/softroce/run-in-guest.sh).  Exit 0 only if all
-# passed.  NBO_VERBS_SUITE_NP may narrow the process counts (default "2 3").
+# passed.  NBO_VERBS_SUITE_NP may narrow the process counts (default "2 3");
+# NBO_VERBS_SOAK_OPS sets the soak's count (default below);
+# NBO_VERBS_SUITE_ONLY="link soak" runs only those parts (names: check,
+# more, fault, link, soak); NBO_VERBS_SUITE_NEGATIVE=1 also runs the link
+# test without cutting the link, which must be judged a failure.
 set -u
 build=$1
+here=$(cd "$(dirname "$0")" && pwd)
+only=${NBO_VERBS_SUITE_ONLY:-check more fault link soak}
+want() { case " $only " in *" $1 "*) return 0 ;; esac; return 1; }
 export UCX_TLS=sm,self          # MPICH's own traffic stays off rxe (docs/engine-verbs.md)
 export NBO_ENGINE=verbs NBO_VERBS_DEVICE=rxe0 NBO_VERBS_EXPECT_DEVICE=rxe0
 export NBO_TIMEOUT=${NBO_TIMEOUT:-20000}
@@ -20,7 +27,7 @@ step() { # name limit command...
 
 ibv_devices | grep -q rxe0 || { echo "guest_suite: no rxe0"; exit 1; }
 
-for np in ${NBO_VERBS_SUITE_NP:-2 3}; do
+want check && for np in ${NBO_VERBS_SUITE_NP:-2 3}; do
     step "verbs_check P=$np" 150 mpiexec -n "$np" "$build/tests/verbs/verbs_check"
 done
 
@@ -30,13 +37,14 @@ done
 # ~8 min under emulation; both passed), test_thread_sleeps because it
 # measures CPU time, which emulation on a shared host makes noisy (0.4 % in
 # one run, 4 % in another).  NBO_VERBS_SUITE_MORE="mpi/t_sizes:3 ..." sets the list.
-for t in ${NBO_VERBS_SUITE_MORE:-mpi/t_alltoallv:3 mpi/t_inplace:3 mpi/t_multi:3 progress/test_background:3}; do
+want more && for t in ${NBO_VERBS_SUITE_MORE:-mpi/t_alltoallv:3 mpi/t_inplace:3 mpi/t_multi:3 progress/test_background:3}; do
     prog=$build/tests/${t%%:*}
     [ -x "$prog" ] || continue
     step "${t%%:*} P=${t##*:}" 150 mpiexec -n "${t##*:}" "$prog"
 done
 
 # A peer killed mid-operation: survivors report an error within bounds.
+fault_test() {
 out=$(mktemp -d /nbo-fault.XXXXXX)
 t0=$SECONDS
 NBO_TIMEOUT=3000 timeout -k 5 120 mpiexec -disable-auto-cleanup -n 3 \
@@ -63,6 +71,90 @@ for r in 0 1; do
 done
 echo "guest_suite: fault test: $([ $fault_ok = 1 ] && echo PASS || echo FAIL) in $took s"
 [ $fault_ok = 1 ] || failed+=("fault")
+}
+want fault && fault_test
+
+# The link between two devices taken down mid-operation.  Rank 0 on rxe0,
+# rank 1 on rxe1 (rank_device.sh), talking over the veth pair nbo0/nbo1
+# (guest-stage2.sh); tests/reliability/test_peer_killed in link mode runs
+# 8 MiB-per-peer all-to-alls (rxe's largest message) back to back, marks
+# the first one in flight, then nbo1 is set down.  Both ranks must get an error (the NIC's retry-exceeded error as
+# NBO_ERR_TRANSPORT/PEER, or NBO_ERR_TIMEOUT) within NBO_TIMEOUT = 3 s plus
+# margin (bound 30 s), release the communicator and exit.  cut=0 leaves the
+# link up: the judge must then fail (NBO_VERBS_SUITE_NEGATIVE=1).
+# NBO_VERBS_LINK_TIMEOUT replaces the 3000 ms (0: only the NIC can tell).
+link_test() { # cut(1|0) -> 0 when judged a pass
+    local cut=$1 dir t0 pid ok=1 r line
+    dir=$(mktemp -d /nbo-link.XXXXXX)
+    t0=$SECONDS
+    NBO_TIMEOUT=${NBO_VERBS_LINK_TIMEOUT:-3000} timeout -k 5 120 \
+        mpiexec -n 2 "$here/rank_device.sh" "rxe0 rxe1" \
+        "$build/tests/reliability/test_peer_killed" "$dir" link $((8 << 20)) &
+    pid=$!
+    for _ in $(seq 1 600); do # up to 60 s for the start
+        [ -e "$dir/started" ] && break
+        kill -0 $pid 2>/dev/null || break
+        sleep 0.1
+    done
+    if [ -e "$dir/started" ] && [ "$cut" = 1 ]; then
+        sleep 0.05
+        ip link set nbo1 down
+        echo "guest_suite: link: nbo1 down at $((SECONDS - t0)) s"
+    fi
+    wait $pid
+    ip link set nbo1 up
+    for r in 0 1; do
+        line=$(cat "$dir/rank-$r.txt" 2>/dev/null)
+        echo "guest_suite: link: ${line:-rank $r reported nothing}"
+        case $line in
+        PASS*) ;;
+        *) ok=0; tail -n 5 "$dir/log-$r.txt" 2>/dev/null ;;
+        esac
+        # "after X s": within NBO_TIMEOUT plus margin
+        local s=${line##*after }
+        s=${s%% s (*}
+        [ -n "$line" ] && [ "${s%.*}" -ge 30 ] 2>/dev/null && { echo "guest_suite: link: rank $r took $s s (bound 30)"; ok=0; }
+    done
+    [ -e "$dir/started" ] || { echo "guest_suite: link: the operation never started"; ok=0; }
+    echo "guest_suite: link test (cut=$cut): $([ $ok = 1 ] && echo PASS || echo FAIL) in $((SECONDS - t0)) s"
+    # the link must come back for what follows
+    i=0
+    while [ $i -lt 50 ] && ! grep -q ACTIVE /sys/class/infiniband/rxe1/ports/1/state 2>/dev/null; do
+        sleep 0.2; i=$((i + 1))
+    done
+    [ $ok = 1 ]
+}
+if want link; then
+    if [ ! -e /sys/class/infiniband/rxe1 ] || [ ! -x "$build/tests/reliability/test_peer_killed" ]; then
+        echo "guest_suite: link: no rxe1 or no test_peer_killed"
+        failed+=("link")
+    else
+        link_test 1 || failed+=("link")
+        if [ "${NBO_VERBS_SUITE_NEGATIVE:-0}" = 1 ]; then
+            if link_test 0; then
+                echo "guest_suite: NEGATIVE link check: judged a pass with the link up (wrong)"
+                failed+=("link-negative")
+            else
+                echo "guest_suite: negative link check: with the link up the judge fails, as it must"
+            fi
+        fi
+    fi
+fi
+
+# Soak: NBO_VERBS_SOAK_OPS back-to-back operations and as many 16 at a time
+# (tests/reliability/test_soak.c), P = 2 on rxe0, inline and thread
+# progress: no error, RSS growth at most 2 MiB, the kernel's count of the
+# process's QPs/CQs/MRs/PDs unchanged and 0 after nbo_comm_free.
+# Under emulation an operation takes ~15 ms, so the default is 2000 (about
+# a minute per mode); NBO_VERBS_SOAK_OPS=100000 is the issue's full count
+# (about 50 minutes per mode), for a run by hand.
+soak_ops=${NBO_VERBS_SOAK_OPS:-2000}
+if want soak; then
+    for progress in inline thread; do
+        step "soak verbs/$progress P=2 $soak_ops ops" 400 env NBO_PROGRESS=$progress NBO_SOAK_RDMA=1 \
+            mpiexec -n 2 "$build/tests/reliability/test_soak" "$soak_ops"
+    done
+fi
 
 if [ ${#failed[@]} -gt 0 ]; then
     echo "guest_suite: FAILED: ${failed[*]}"

@@ -23,6 +23,8 @@
 
 #include <nbo.h>
 
+#include "rdma_objects.h"
+
 static int rank, size, failures;
 
 #define CHECK(cond, ...)                                                   \
@@ -207,21 +209,6 @@ static void reuse(nbo_comm_t c, unsigned *seed)
     }
 }
 
-/* QPs, CQs, MRs and PDs this process owns, as the kernel lists them. */
-static int my_rdma_objects(void)
-{
-    FILE *f = popen("for r in qp cq mr pd; do rdma resource show $r; done 2>/dev/null", "r");
-    if (!f)
-        return -1;
-    char line[1024], needle[32];
-    snprintf(needle, sizeof(needle), " pid %d ", (int)getpid());
-    int n = 0;
-    while (fgets(line, sizeof(line), f))
-        n += strstr(line, needle) != NULL;
-    pclose(f);
-    return n;
-}
-
 int main(int argc, char **argv)
 {
     int provided;
@@ -245,11 +232,11 @@ int main(int argc, char **argv)
         alltoallv(w1, seed++);
         reuse(pw, &seed);
     }
-    int held = my_rdma_objects();
+    int held = rdma_objects_of_self();
     if (pw) OK(nbo_comm_free(&pw));
     if (w1) OK(nbo_comm_free(&w1));
     if (br) OK(nbo_comm_free(&br));
-    int left = my_rdma_objects();
+    int left = rdma_objects_of_self();
     CHECK(held > 0, "rdma resource show lists none of this process's objects (%d)", held);
     CHECK(left == 0, "%d RDMA objects left after nbo_comm_free (%d before)", left, held);
     if (rank == 0)
