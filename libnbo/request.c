@@ -247,9 +247,12 @@ void nbo_request_fail(struct nbo_request *r, int err)
 {
     if (r->state != REQ_ACTIVE)
         return;
-    /* After these, peers may be gone: collective steps must not wait. */
-    if (err == NBO_ERR_TIMEOUT || err == NBO_ERR_PEER || err == NBO_ERR_TRANSPORT)
-        r->comm->broken = 1;
+    /* An operation that failed in flight leaves the ranks out of step, and
+     * peers may be gone: a later collective step (nbo_comm_free's agreement)
+     * must not wait on them.  Any error counts: MPICH, for one, reports a
+     * dead peer as a plain MPI error (NBO_ERR_MPI), and a rank that failed
+     * alone (a CUDA error) is waited for in vain by the others. */
+    r->comm->broken = 1;
     if (r->posted > 0)
         r->comm->ops->cancel(r->comm->ec, &r->x);
     if (r->stage)

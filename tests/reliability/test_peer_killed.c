@@ -59,6 +59,13 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     if (argc > 1) {
         char out[4096];
+        /* run_peer_killed.sh watches this process by its pid. */
+        snprintf(out, sizeof(out), "%s/pid-%d", argv[1], me);
+        FILE *pf = fopen(out, "w");
+        if (pf) {
+            fprintf(pf, "%d\n", (int)getpid());
+            fclose(pf);
+        }
         snprintf(out, sizeof(out), "%s/log-%d.txt", argv[1], me);
         if (!freopen(out, "w", stdout) || !freopen(out, "a", stderr))
             return 1;
