@@ -19,7 +19,18 @@
 set -u
 prog=$1 np=$2 mode=$3 where=${4:-local}
 dir=$(mktemp -d)
-cleanup() { pkill -KILL -f "$prog $dir" 2>/dev/null; rm -rf "$dir"; }
+# At the end: kill the ranks (command lines that start with "$prog $dir",
+# not the launcher's, which only contain it), then let the launcher and the
+# cluster's teardown finish (bounded).
+job=
+cleanup() {
+  pkill -KILL -f "^$prog $dir" 2>/dev/null
+  for _ in $(seq 1 300); do
+    [ -n "$job" ] && kill -0 "$job" 2>/dev/null || break
+    sleep 0.1
+  done
+  rm -rf "$dir"
+}
 trap cleanup EXIT
 if [ "$where" = cluster ]; then
   [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root for network namespaces"; exit 77; }
