@@ -156,7 +156,11 @@ int nbo_comm_create(MPI_Comm comm, const nbo_config_t *config, nbo_comm_t *out);
 
 /* Collective.  Fails with NBO_ERR_PENDING while requests created on comm
  * are still live (active, or persistent and not freed); on success *comm is
- * set to NBO_COMM_NULL. */
+ * set to NBO_COMM_NULL.  After a fault (a request failed on comm) it is
+ * local.  The ranks' agreement is bounded by NBO_TIMEOUT: when a peer does
+ * not answer (it died after its last operation) the communicator is
+ * released all the same, *comm set to NBO_COMM_NULL, and NBO_ERR_TIMEOUT
+ * returned. */
 int nbo_comm_free(nbo_comm_t *comm);
 
 /* What a communicator resolved its configuration to. */

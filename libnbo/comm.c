@@ -21,6 +21,51 @@ static int agree(MPI_Comm comm, int rc)
     return all;
 }
 
+/* nbo_comm_free's agreement, bounded by NBO_TIMEOUT: a peer that died
+ * after its last operation had completed everywhere leaves no broken mark,
+ * and a blocking MPI_Allreduce would then wait for it forever.  A timed-out
+ * MPI_Iallreduce cannot be cancelled and may still write its result, so
+ * its buffers are parked here, reachable, for the life of the process (one
+ * small block per communicator that timed out). */
+struct parked_agreement {
+    int in, out;
+    MPI_Request req;
+    struct parked_agreement *next;
+};
+static struct parked_agreement *parked;
+
+static int agree_bounded(MPI_Comm comm, int rc, int timeout_ms)
+{
+    struct parked_agreement *a = calloc(1, sizeof(*a));
+    if (!a)
+        return NBO_ERR_NOMEM;
+    a->in = a->out = rc;
+    if (MPI_Iallreduce(&a->in, &a->out, 1, MPI_INT, MPI_MIN, comm, &a->req) != MPI_SUCCESS) {
+        free(a);
+        return NBO_ERR_MPI;
+    }
+    const double t0 = nbo_now();
+    for (;;) {
+        int done = 0;
+        if (MPI_Test(&a->req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+            break; /* the request is in an unknown state: park it */
+        if (done) {
+            int all = a->out;
+            free(a);
+            return all;
+        }
+        if (timeout_ms > 0 && (nbo_now() - t0) * 1e3 > timeout_ms) {
+            rc = NBO_ERR_TIMEOUT;
+            break;
+        }
+    }
+    nbo_lock();
+    a->next = parked;
+    parked = a;
+    nbo_unlock();
+    return rc == NBO_ERR_TIMEOUT ? rc : NBO_ERR_MPI;
+}
+
 struct nbo_comm *nbo_comm_lookup(nbo_comm_t comm)
 {
     if (!comm)
@@ -164,10 +209,21 @@ int nbo_comm_free(nbo_comm_t *comm)
     if (!c)
         return rc;
     /* After a fault the peers may be dead: agreeing would hang, so a broken
-     * communicator is released locally. */
-    if (!broken)
-        rc = agree(c->comm, rc);
-    if (rc != NBO_SUCCESS)
+     * communicator is released locally.  A whole one agrees, within
+     * NBO_TIMEOUT; a peer that does not answer (dead since its last
+     * operation) makes it broken too, and it is released all the same, with
+     * the error.  NBO_ERR_PENDING leaves it as it was. */
+    int fault = NBO_SUCCESS;
+    if (!broken) {
+        const int local = rc;
+        rc = agree_bounded(c->comm, rc, c->cfg.timeout_ms);
+        if (local != NBO_SUCCESS) /* live requests here: never released */
+            return local;
+        if (rc == NBO_ERR_TIMEOUT || rc == NBO_ERR_MPI)
+            fault = rc, broken = 1;
+        else if (rc != NBO_SUCCESS)
+            return rc;
+    } else if (rc != NBO_SUCCESS)
         return rc;
     nbo_lock();
     nbo_progress_remove(c);
@@ -182,7 +238,7 @@ int nbo_comm_free(nbo_comm_t *comm)
         MPI_Comm_free(&c->comm);
     free(c);
     *comm = NBO_COMM_NULL;
-    return NBO_SUCCESS;
+    return fault;
 }
 
 int nbo_comm_query(nbo_comm_t comm, nbo_comm_info_t *info)

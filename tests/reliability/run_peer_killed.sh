@@ -77,6 +77,13 @@ cat "$dir"/rank-*.txt 2>/dev/null
 if [ "$hung" -gt 0 ]; then
   echo "FAIL: $hung survivor(s) still running without a report after $((SECONDS - t0)) s (hang)"
   tail -n 20 "$dir"/log-*.txt 2>/dev/null
+  # Where they hang, for whoever reads the log.
+  for r in $(seq 0 $((np - 2))); do
+    if ! reported "$r" && running "$r" && command -v gdb >/dev/null; then
+      echo "--- rank $r (pid $(cat "$dir/pid-$r")), stacks:"
+      timeout 30 gdb -p "$(cat "$dir/pid-$r")" -batch -ex "thread apply all bt 25" 2>/dev/null | grep -E '^(#|Thread)'
+    fi
+  done
   exit 1
 fi
 pass=$(cat "$dir"/rank-*.txt 2>/dev/null | grep -c '^PASS')
