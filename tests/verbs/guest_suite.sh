@@ -147,11 +147,14 @@ fi
 # process's QPs/CQs/MRs/PDs unchanged and 0 after nbo_comm_free.
 # Under emulation an operation takes ~15 ms, so the default is 2000 (about
 # a minute per mode); NBO_VERBS_SOAK_OPS=100000 is the full count
-# (about 50 minutes per mode), for a run by hand.
+# (about 50 minutes per mode), for a run by hand:
+#   NBO_VERBS_SUITE_ONLY=soak NBO_VERBS_SOAK_OPS=100000 \
+#     scripts/softroce/run-in-guest.sh -t 12000 -- tests/verbs/guest_suite.sh build
 soak_ops=${NBO_VERBS_SOAK_OPS:-2000}
+soak_limit=$((300 + soak_ops / 20)) # 2 phases at no less than 40 ops/s
 if want soak; then
     for progress in inline thread; do
-        step "soak verbs/$progress P=2 $soak_ops ops" 400 env NBO_PROGRESS=$progress NBO_SOAK_RDMA=1 \
+        step "soak verbs/$progress P=2 $soak_ops ops" $soak_limit env NBO_PROGRESS=$progress NBO_SOAK_RDMA=1 \
             mpiexec -n 2 "$build/tests/reliability/test_soak" "$soak_ops"
     done
 fi
