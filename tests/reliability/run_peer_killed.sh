@@ -45,7 +45,14 @@ fi
 job=$!
 
 reported() { [ -e "$dir/rank-$1.txt" ]; }
-running() { local p; p=$(cat "$dir/pid-$1" 2>/dev/null) && kill -0 "$p" 2>/dev/null; }
+# Alive and not a zombie (a rank MPICH or UCX ended, not yet reaped by the
+# launcher's proxy, still answers kill -0).
+running() {
+  local p st
+  p=$(cat "$dir/pid-$1" 2>/dev/null) && kill -0 "$p" 2>/dev/null || return 1
+  st=$(ps -o stat= -p "$p" 2>/dev/null | tr -d " ")
+  [ -n "$st" ] && [ "${st#Z}" = "$st" ]
+}
 # Survivors (ranks 0 .. P-2) that have not reported and still run.
 unsettled() {
   local r n=0
