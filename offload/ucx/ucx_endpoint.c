@@ -1,6 +1,7 @@
 /*
  * ucx_endpoint.c - open and close: a communicator id agreed by all ranks,
- * worker addresses exchanged over MPI, one endpoint per peer.
+ * worker addresses exchanged over MPI, one endpoint per peer, connected
+ * before open returns.
  *
  * Collective steps never depend on a local failure: a rank that failed
  * still takes part, and every rank learns the outcome from an allreduce.
@@ -112,6 +113,79 @@ static int connect_all(nbo_engine_comm_t *ec, const ucx_hello_t *hello, const ch
     return NBO_SUCCESS;
 }
 
+/* One empty message each way with every peer, so that UCX finishes
+ * connecting now rather than during the first operation.  UCX connects in
+ * the background, in progress calls; a peer that dies before it answered
+ * the connection makes UCX 1.13 retry the connect, and on the refusal it
+ * can abort the survivor (an assertion in uct_invoke_completion, seen on
+ * the 3-host cluster in 1 run of 30).  Once both directions carried a
+ * message, a peer's death is a reset on a connected socket, which UCX
+ * reports through ep_error.  Lock held; dropped between progress calls.
+ * Bounded by timeout_ms (none when <= 0). */
+static int wireup_all(nbo_engine_comm_t *ec, int timeout_ms)
+{
+    static const char empty[1];
+    int P = ec->size, pending = 0, rc = NBO_SUCCESS;
+    void **reqs = calloc(2 * (size_t)P, sizeof(*reqs));
+    if (!reqs)
+        return NBO_ERR_NOMEM;
+    ucp_request_param_t prm = {.op_attr_mask = 0};
+    for (int r = 0; r < P && rc == NBO_SUCCESS; r++) {
+        if (r == ec->rank)
+            continue;
+        void *req[2] = {
+            ucp_tag_recv_nbx(ucx_g.worker, (void *)empty, 0, ucx_tag(ec->cid, UCX_WIREUP_TAG, r),
+                             UINT64_MAX, &prm),
+            ucp_tag_send_nbx(ec->peers[r].ep, empty, 0,
+                             ucx_tag(ec->cid, UCX_WIREUP_TAG, ec->rank), &prm),
+        };
+        for (int k = 0; k < 2; k++) {
+            if (UCS_PTR_IS_PTR(req[k])) {
+                reqs[2 * r + k] = req[k];
+                pending++;
+            } else if (UCS_PTR_STATUS(req[k]) != UCS_OK) {
+                rc = ucx_status(UCS_PTR_STATUS(req[k]));
+            }
+        }
+    }
+    const double start = ucx_now();
+    while (pending > 0 && rc == NBO_SUCCESS) {
+        ucx_drain(ec);
+        for (int i = 0; i < 2 * P; i++) {
+            if (!reqs[i])
+                continue;
+            ucs_status_t st = ucp_request_check_status(reqs[i]);
+            if (st == UCS_INPROGRESS)
+                continue;
+            ucp_request_free(reqs[i]);
+            reqs[i] = NULL;
+            pending--;
+            if (st != UCS_OK && rc == NBO_SUCCESS)
+                rc = ucx_status(st);
+        }
+        if (pending == 0 || rc != NBO_SUCCESS)
+            break;
+        if (timeout_ms > 0 && (ucx_now() - start) * 1e3 > timeout_ms) {
+            rc = NBO_ERR_TIMEOUT;
+            break;
+        }
+        nbo_unlock();
+        sched_yield();
+        nbo_lock();
+    }
+    /* Failed: withdraw the receives; a send left over is released by UCX
+     * when its endpoint closes (its buffer is static). */
+    for (int i = 0; i < 2 * P; i++) {
+        if (!reqs[i])
+            continue;
+        if (i % 2 == 0)
+            ucp_request_cancel(ucx_g.worker, reqs[i]);
+        ucp_request_free(reqs[i]);
+    }
+    free(reqs);
+    return rc;
+}
+
 /* Close every endpoint, flushing healthy ones, and wait for it (lock
  * held; dropped between progress calls so other threads get in). */
 static void disconnect_all(nbo_engine_comm_t *ec)
@@ -190,7 +264,6 @@ static void destroy(nbo_engine_comm_t *ec, int have_cid)
 
 int ucx_engine_open(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t **out)
 {
-    (void)cfg;
     *out = NULL;
     nbo_engine_comm_t *ec = calloc(1, sizeof(*ec));
     int rc = ec ? NBO_SUCCESS : NBO_ERR_NOMEM;
@@ -246,6 +319,8 @@ int ucx_engine_open(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t **
     if (rc == NBO_SUCCESS) {
         nbo_lock();
         rc = connect_all(ec, hello, addrs, displs);
+        if (rc == NBO_SUCCESS)
+            rc = wireup_all(ec, cfg->timeout_ms);
         nbo_unlock();
     }
     free(hello);

@@ -39,6 +39,10 @@
 /* How long cancel() lets withdrawn operations finish before it closes the
  * endpoint under them, and how long close() waits for endpoints to flush. */
 #define UCX_CANCEL_MS 50
+
+/* The collective-tag value of open's wire-up messages: the first collective
+ * of a communicator has tag 0, so 2^32-1 comes up only after 4 billion. */
+#define UCX_WIREUP_TAG UINT32_MAX
 #define UCX_CLOSE_MS  10000
 
 /* ucp_worker_progress calls per progress() at most. */
