@@ -113,6 +113,43 @@ static int connect_all(nbo_engine_comm_t *ec, const ucx_hello_t *hello, const ch
     return NBO_SUCCESS;
 }
 
+/* Progress until every request of reqs[0..n) (NULL entries skipped) is
+ * done, or limit_ms has passed (no limit when <= 0), or, with
+ * stop_on_error, one has failed.  Done requests are freed and set to NULL;
+ * the caller disposes of the rest.  Returns the first failure (an NBO
+ * code), NBO_ERR_TIMEOUT or NBO_SUCCESS.  Lock held; dropped between
+ * progress calls so other threads get in. */
+static int wait_requests(nbo_engine_comm_t *ec, void **reqs, int n, int limit_ms,
+                         int stop_on_error)
+{
+    const double start = ucx_now();
+    int rc = NBO_SUCCESS;
+    for (;;) {
+        ucx_drain(ec);
+        int pending = 0;
+        for (int i = 0; i < n; i++) {
+            if (!reqs[i])
+                continue;
+            ucs_status_t st = ucp_request_check_status(reqs[i]);
+            if (st == UCS_INPROGRESS) {
+                pending++;
+                continue;
+            }
+            ucp_request_free(reqs[i]);
+            reqs[i] = NULL;
+            if (st != UCS_OK && rc == NBO_SUCCESS)
+                rc = ucx_status(st);
+        }
+        if (pending == 0 || (stop_on_error && rc != NBO_SUCCESS))
+            return rc;
+        if (limit_ms > 0 && (ucx_now() - start) * 1e3 > limit_ms)
+            return rc != NBO_SUCCESS ? rc : NBO_ERR_TIMEOUT;
+        nbo_unlock();
+        sched_yield();
+        nbo_lock();
+    }
+}
+
 /* One empty message each way with every peer, so that UCX finishes
  * connecting now rather than during the first operation.  UCX connects in
  * the background, in progress calls; a peer that dies before it answered
@@ -120,13 +157,14 @@ static int connect_all(nbo_engine_comm_t *ec, const ucx_hello_t *hello, const ch
  * can abort the survivor (an assertion in uct_invoke_completion, seen on
  * the 3-host cluster in 1 run of 30).  Once both directions carried a
  * message, a peer's death is a reset on a connected socket, which UCX
- * reports through ep_error.  Lock held; dropped between progress calls.
- * Bounded by timeout_ms (none when <= 0). */
+ * reports through ep_error.  Lock held.  Bounded by timeout_ms (none when
+ * <= 0). */
 static int wireup_all(nbo_engine_comm_t *ec, int timeout_ms)
 {
     static const char empty[1];
-    int P = ec->size, pending = 0, rc = NBO_SUCCESS;
-    void **reqs = calloc(2 * (size_t)P, sizeof(*reqs));
+    const int P = ec->size;
+    int rc = NBO_SUCCESS;
+    void **reqs = calloc(2 * (size_t)P, sizeof(*reqs)); /* [2r] recv, [2r+1] send */
     if (!reqs)
         return NBO_ERR_NOMEM;
     ucp_request_param_t prm = {.op_attr_mask = 0};
@@ -140,39 +178,14 @@ static int wireup_all(nbo_engine_comm_t *ec, int timeout_ms)
                              ucx_tag(ec->cid, UCX_WIREUP_TAG, ec->rank), &prm),
         };
         for (int k = 0; k < 2; k++) {
-            if (UCS_PTR_IS_PTR(req[k])) {
+            if (UCS_PTR_IS_PTR(req[k]))
                 reqs[2 * r + k] = req[k];
-                pending++;
-            } else if (UCS_PTR_STATUS(req[k]) != UCS_OK) {
+            else if (UCS_PTR_STATUS(req[k]) != UCS_OK)
                 rc = ucx_status(UCS_PTR_STATUS(req[k]));
-            }
         }
     }
-    const double start = ucx_now();
-    while (pending > 0 && rc == NBO_SUCCESS) {
-        ucx_drain(ec);
-        for (int i = 0; i < 2 * P; i++) {
-            if (!reqs[i])
-                continue;
-            ucs_status_t st = ucp_request_check_status(reqs[i]);
-            if (st == UCS_INPROGRESS)
-                continue;
-            ucp_request_free(reqs[i]);
-            reqs[i] = NULL;
-            pending--;
-            if (st != UCS_OK && rc == NBO_SUCCESS)
-                rc = ucx_status(st);
-        }
-        if (pending == 0 || rc != NBO_SUCCESS)
-            break;
-        if (timeout_ms > 0 && (ucx_now() - start) * 1e3 > timeout_ms) {
-            rc = NBO_ERR_TIMEOUT;
-            break;
-        }
-        nbo_unlock();
-        sched_yield();
-        nbo_lock();
-    }
+    if (rc == NBO_SUCCESS)
+        rc = wait_requests(ec, reqs, 2 * P, timeout_ms, 1);
     /* Failed: withdraw the receives; a send left over is released by UCX
      * when its endpoint closes (its buffer is static). */
     for (int i = 0; i < 2 * P; i++) {
@@ -192,7 +205,6 @@ static void disconnect_all(nbo_engine_comm_t *ec)
 {
     int n = ec->peers ? ec->size : 0;
     void **reqs = calloc((size_t)n + 1, sizeof(*reqs));
-    int pending = 0;
     for (int r = 0; r < n; r++) {
         ucx_peer_t *p = &ec->peers[r];
         if (!p->ep)
@@ -203,36 +215,19 @@ static void disconnect_all(nbo_engine_comm_t *ec)
         prm.flags = p->failed && p->peer_err ? UCP_EP_CLOSE_FLAG_FORCE : 0;
         void *req = ucp_ep_close_nbx(p->ep, &prm);
         p->ep = NULL;
-        if (UCS_PTR_IS_PTR(req)) {
-            if (reqs) {
-                reqs[r] = req;
-                pending++;
-            } else {
-                ucp_request_free(req); /* UCX finishes the close by itself */
-            }
-        }
+        if (!UCS_PTR_IS_PTR(req))
+            continue;
+        if (reqs)
+            reqs[r] = req;
+        else
+            ucp_request_free(req); /* UCX finishes the close by itself */
     }
-    double start = 0;
-    for (int spins = 0; pending > 0; spins++) {
-        ucx_drain(ec);
-        for (int r = 0; r < n; r++)
-            if (reqs[r] && ucp_request_check_status(reqs[r]) != UCS_INPROGRESS) {
-                ucp_request_free(reqs[r]);
-                reqs[r] = NULL;
-                pending--;
-            }
-        if (pending == 0)
-            break;
-        if (spins == 0)
-            start = ucx_now();
-        else if ((ucx_now() - start) * 1e3 > UCX_CLOSE_MS)
-            break; /* a peer that never answers: UCX frees it with the worker */
-        nbo_unlock();
-        sched_yield();
-        nbo_lock();
-    }
+    if (!reqs)
+        return;
+    /* A peer that never answers: UCX frees its close with the worker. */
+    wait_requests(ec, reqs, n, UCX_CLOSE_MS, 0);
     for (int r = 0; r < n; r++)
-        if (reqs && reqs[r])
+        if (reqs[r])
             ucp_request_free(reqs[r]);
     free(reqs);
 }

@@ -39,11 +39,12 @@
 /* How long cancel() lets withdrawn operations finish before it closes the
  * endpoint under them, and how long close() waits for endpoints to flush. */
 #define UCX_CANCEL_MS 50
-
-/* The collective-tag value of open's wire-up messages: the first collective
- * of a communicator has tag 0, so 2^32-1 comes up only after 4 billion. */
-#define UCX_WIREUP_TAG UINT32_MAX
 #define UCX_CLOSE_MS  10000
+
+/* The collective-tag value of open's wire-up messages.  No operation is in
+ * flight on a communicator while it opens, so they cannot be mistaken for
+ * one; this value (collective 2^32-1) is simply the last a sequence reaches. */
+#define UCX_WIREUP_TAG UINT32_MAX
 
 /* ucp_worker_progress calls per progress() at most. */
 #define UCX_PROGRESS_MAX 256
