@@ -10,8 +10,10 @@
  * mirrors of the exchange buffers; PIPELINED_NBO hands the device buffers
  * to libnbo, which stages (and pipelines) them itself.
  *
- * Without CUDA (P3O_HAVE_CUDA 0) only stubs remain: p3o_plan_create
- * refuses options.device with P3O_ERR_CUDA.
+ * A build without CUDA (P3O_HAVE_CUDA 0) keeps the same functions as
+ * refusals: p3o_plan_create answers options.device with P3O_ERR_CUDA
+ * ("built without CUDA"), as it does on a machine without a GPU
+ * (tests/fft/test_bad_input.c).
  */
 #include <stdio.h>
 #include <string.h>

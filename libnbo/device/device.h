@@ -10,8 +10,10 @@
  * stage_plan.c  the pure arithmetic: which schedules can be pipelined, how
  *            sends are grouped into chunks, the staging extents.
  *
- * Without CUDA (NBO_HAVE_CUDA 0) the hooks are inline stubs: a request never
- * has a stage, every buffer is host memory.  Every hook is called with the
+ * A build without CUDA (NBO_HAVE_CUDA 0) compiles the hooks to inline
+ * no-ops by design: a request never has a stage, every buffer is host
+ * memory, and nbo_cuda_available says "built without CUDA"
+ * (tests/cuda/test_cuda_unit.c checks that build's answers).  Every hook is called with the
  * progress lock held, except nbo_stage_prepare and nbo_dev_locate.
  */
 #ifndef NBO_DEVICE_H
