@@ -78,8 +78,9 @@ want fault && fault_test
 # rank 1 on rxe1 (rank_device.sh), talking over the veth pair nbo0/nbo1
 # (guest-stage2.sh); tests/reliability/test_peer_killed in link mode runs
 # 8 MiB-per-peer all-to-alls (rxe's largest message) back to back, marks
-# the first one in flight, then nbo1 is set down.  Both ranks must get an error (the NIC's retry-exceeded error as
-# NBO_ERR_TRANSPORT/PEER, or NBO_ERR_TIMEOUT) within NBO_TIMEOUT = 3 s plus
+# the first one in flight, then nbo1 is set down.  Both ranks must get an
+# error (the NIC's retry-exceeded error as NBO_ERR_TRANSPORT/PEER, or
+# NBO_ERR_TIMEOUT) within NBO_TIMEOUT = 3 s plus
 # margin (bound 30 s), release the communicator and exit.  cut=0 leaves the
 # link up: the judge must then fail (NBO_VERBS_SUITE_NEGATIVE=1).
 # NBO_VERBS_LINK_TIMEOUT replaces the 3000 ms (0: only the NIC can tell).
