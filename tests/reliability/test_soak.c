@@ -21,21 +21,10 @@
 
 #include "nbo_test.h"
 #include "rdma_objects.h"
+#include "resident_memory.h"
 
 #define OUTSTANDING 16
 #define MAXB 512
-
-static long rss_kib(void)
-{
-    long pages = 0, resident = 0;
-    FILE *f = fopen("/proc/self/statm", "r");
-    if (f) {
-        if (fscanf(f, "%ld %ld", &pages, &resident) != 2)
-            resident = 0;
-        fclose(f);
-    }
-    return resident * (sysconf(_SC_PAGESIZE) / 1024);
-}
 
 static int P, me;
 
@@ -56,6 +45,7 @@ static int check(const unsigned char *r, int b, int op)
 
 int main(int argc, char **argv)
 {
+    resident_memory_small_pages(); /* before anything is mapped */
     int provided;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     MPI_Comm_size(MPI_COMM_WORLD, &P);
@@ -87,12 +77,12 @@ int main(int argc, char **argv)
         } else if (op % 1000 == 0 || op == ops - 1)
             errors += check(r, b, (int)op);
         if (op == 1000) {
-            base = rss_kib();
+            base = resident_memory_kib();
             if (rdma)
                 objs_base = rdma_objects_of_self();
         }
     }
-    after1 = rss_kib();
+    after1 = resident_memory_kib();
 
     /* Phase 2: 16 outstanding at a time. */
     nbo_request_t reqs[OUTSTANDING];
@@ -116,7 +106,7 @@ int main(int argc, char **argv)
             for (int k = 0; k < OUTSTANDING; k++)
                 errors += check(r + (size_t)k * MAXB * P, 64, (int)(op + k));
     }
-    after2 = rss_kib();
+    after2 = resident_memory_kib();
     if (rdma)
         objs_end = rdma_objects_of_self();
     rc = nbo_comm_free(&comm); /* fails with NBO_ERR_PENDING if a request leaked */

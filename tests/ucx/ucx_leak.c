@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "resident_memory.h"
+
 #define ROUNDS_REBUILD 20
 #define ROUNDS 100
 #define RSS_SLACK_KB (4 * 1024)
@@ -41,19 +43,6 @@ static int open_fds(void)
         n++;
     closedir(d);
     return n;
-}
-
-static long rss_kb(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    long kb = -1;
-    while (f && fgets(line, sizeof(line), f))
-        if (!strncmp(line, "VmRSS:", 6))
-            kb = atol(line + 6);
-    if (f)
-        fclose(f);
-    return kb;
 }
 
 static int one_round(int round, int size)
@@ -84,6 +73,7 @@ static int one_round(int round, int size)
 
 int main(int argc, char **argv)
 {
+    resident_memory_small_pages(); /* before anything is mapped */
     int provided, rank, size, bad = 0;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -97,7 +87,7 @@ int main(int argc, char **argv)
         return 77;
     }
     int fds0 = open_fds();
-    long rss0 = rss_kb();
+    long rss0 = resident_memory_kib();
     for (int i = 1; i <= ROUNDS_REBUILD && rc == NBO_SUCCESS; i++)
         rc = one_round(i, size);
     if (rc != NBO_SUCCESS) {
@@ -105,7 +95,7 @@ int main(int argc, char **argv)
         bad = 1;
     }
     int fds1 = open_fds();
-    long rss1 = rss_kb();
+    long rss1 = resident_memory_kib();
 
     /* Pass 2: a communicator held open keeps the worker alive. */
     nbo_config_t cfg;
@@ -117,7 +107,7 @@ int main(int argc, char **argv)
     if (rc == NBO_SUCCESS)
         rc = one_round(0, size); /* the new worker's pools fill once */
     int fds2a = open_fds();
-    long rss2a = rss_kb();
+    long rss2a = resident_memory_kib();
     int rounds = argc > 1 ? atoi(argv[1]) : ROUNDS; /* more, to see a trend */
     for (int i = 1; i <= rounds && rc == NBO_SUCCESS; i++)
         rc = one_round(i, size);
@@ -126,7 +116,7 @@ int main(int argc, char **argv)
         bad = 1;
     }
     int fds2b = open_fds();
-    long rss2 = rss_kb();
+    long rss2 = resident_memory_kib();
     if (keep != NBO_COMM_NULL && nbo_comm_free(&keep) != NBO_SUCCESS)
         bad = 1;
 
