@@ -13,8 +13,9 @@
  * A build without CUDA (NBO_HAVE_CUDA 0) compiles the hooks to inline
  * no-ops by design: a request never has a stage, every buffer is host
  * memory, and nbo_cuda_available says "built without CUDA"
- * (tests/cuda/test_cuda_unit.c checks that build's answers).  Every hook is called with the
- * progress lock held, except nbo_stage_prepare and nbo_dev_locate.
+ * (tests/cuda/test_cuda_unit.c checks that build's answers).  Every hook
+ * is called with the progress lock held, except nbo_stage_prepare and
+ * nbo_dev_locate.
  */
 #ifndef NBO_DEVICE_H
 #define NBO_DEVICE_H

@@ -4,9 +4,10 @@
  * still works afterwards.
  *
  * Cases: zero / negative sizes, nv < 1, unknown enums, NULL pointers,
- * MPI_COMM_NULL, options.device without a GPU, a grid that does not make P, more processes than the
- * pencils allow (P >= 2), ranks that disagree on the arguments (P >= 2),
- * execute / query / destroy on invalid plans, and the error strings.
+ * MPI_COMM_NULL, options.device without a GPU, a grid that does not make
+ * P, more processes than the pencils allow (P >= 2), ranks that disagree
+ * on the arguments (P >= 2), execute / query / destroy on invalid plans,
+ * and the error strings.
  */
 #include <fftw3.h>
 #include <stdio.h>
@@ -72,10 +73,9 @@ static void creation_cases(void)
      * no GPU, as on the CI machines) is refused with P3O_ERR_CUDA. */
     p3o_options_t dev = o;
     dev.device = 1;
-    expect(nbo_cuda_available(NULL, 0) == NBO_SUCCESS ? "options.device = 1 (a GPU here)"
-                                                      : "options.device = 1 without a GPU",
-           create(8, 8, 8, 1, D, B, &dev, NULL),
-           nbo_cuda_available(NULL, 0) == NBO_SUCCESS ? P3O_SUCCESS : P3O_ERR_CUDA);
+    const int have_gpu = nbo_cuda_available(NULL, 0) == NBO_SUCCESS;
+    expect(have_gpu ? "options.device = 1 (a GPU here)" : "options.device = 1 without a GPU",
+           create(8, 8, 8, 1, D, B, &dev, NULL), have_gpu ? P3O_SUCCESS : P3O_ERR_CUDA);
 
     p3o_options_t g = o;
     g.row = nprocs + 1, g.col = 1;
