@@ -36,6 +36,16 @@
  * bounce buffers, where a registration buys nothing. */
 #define UCX_REG_MIN (16u * 1024u)
 
+/* libnbo's rendezvous threshold for a context whose transports are TCP
+ * without RDMA, unless the user sets one (NBO_UCX_RNDV_THRESH or
+ * UCX_RNDV_THRESH).  UCX 1.13 goes rendezvous from 8 KiB on tcp; each
+ * rendezvous costs a round trip that both peers' progress threads must wake
+ * for, taking CPU from the computation, while eager messages are already in
+ * the kernel when the start returns.  Eager up to 64 KiB measured better
+ * overlap at 200 Mbit/s and 1 Gbit/s at the same latency; eager for every
+ * size did not (the copy moves into the start): docs/engine-ucx.md. */
+#define UCX_TCP_RNDV_THRESH "128K"
+
 /* How long cancel() lets withdrawn operations finish before it closes the
  * endpoint under them, and how long close() waits for endpoints to flush. */
 #define UCX_CANCEL_MS 50
@@ -103,6 +113,8 @@ typedef struct ucx_shared {
     char           tls[80];      /* transports of the context: "self,tcp,..." */
     int            have_shm;     /* sysv/posix/xpmem among them */
     int            have_rdma;    /* rc/dc (RDMA-capable) among them */
+    int            have_tcp;     /* tcp among them */
+    const char    *rndv_thresh;  /* UCX_TCP_RNDV_THRESH if libnbo set it */
     int            peer_errors;  /* NBO_PEER_ERRORS=1: PEER mode everywhere */
     uint64_t       host_key;     /* host + network namespace */
     uint64_t       cids[UCX_MAX_COMMS / 64]; /* communicator ids in use */

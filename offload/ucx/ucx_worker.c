@@ -51,7 +51,7 @@ static void scan_transports(ucp_context_h ctx)
     size_t size = 0;
     FILE *f = open_memstream(&text, &size);
     ucx_g.tls[0] = 0;
-    ucx_g.have_shm = ucx_g.have_rdma = 0;
+    ucx_g.have_shm = ucx_g.have_rdma = ucx_g.have_tcp = 0;
     if (!f)
         return;
     ucp_context_print_info(ctx, f);
@@ -68,6 +68,8 @@ static void scan_transports(ucp_context_h ctx)
             ucx_g.have_shm = 1;
         if (!strncmp(tl, "rc", 2) || !strncmp(tl, "dc", 2))
             ucx_g.have_rdma = 1;
+        if (!strcmp(tl, "tcp"))
+            ucx_g.have_tcp = 1;
         /* one name per transport, not per device */
         char pat[40];
         snprintf(pat, sizeof(pat), ",%s,", tl);
@@ -82,7 +84,7 @@ static void scan_transports(ucp_context_h ctx)
     free(text);
 }
 
-static int context_create(ucp_context_h *out)
+static int context_create_with(ucp_context_h *out, const char *rndv_thresh)
 {
     ucp_config_t *config;
     if (ucp_config_read(UCX_ENV_PREFIX, NULL, &config) != UCS_OK)
@@ -92,9 +94,37 @@ static int context_create(ucp_context_h *out)
         .features = UCP_FEATURE_TAG | UCP_FEATURE_WAKEUP,
         .mt_workers_shared = 0,
     };
-    ucs_status_t st = ucp_init(&p, config, out);
+    ucs_status_t st = UCS_OK;
+    if (rndv_thresh)
+        st = ucp_config_modify(config, "RNDV_THRESH", rndv_thresh);
+    if (st == UCS_OK)
+        st = ucp_init(&p, config, out);
     ucp_config_release(config);
     return st == UCS_OK ? NBO_SUCCESS : NBO_ERR_ENGINE;
+}
+
+static int rndv_thresh_set_by_user(void)
+{
+    return getenv(UCX_ENV_PREFIX "_UCX_RNDV_THRESH") || getenv("UCX_RNDV_THRESH");
+}
+
+/* The context as the user configured it; where it carries TCP and no RDMA,
+ * made again with libnbo's rendezvous threshold (UCX_TCP_RNDV_THRESH) unless
+ * the user chose one.  Leaves the transports in ucx_g. */
+static int context_create(ucp_context_h *out)
+{
+    ucx_g.rndv_thresh = NULL;
+    int rc = context_create_with(out, NULL);
+    if (rc != NBO_SUCCESS)
+        return rc;
+    scan_transports(*out);
+    if (!ucx_g.have_tcp || ucx_g.have_rdma || rndv_thresh_set_by_user())
+        return rc;
+    ucp_cleanup(*out);
+    rc = context_create_with(out, UCX_TCP_RNDV_THRESH);
+    if (rc == NBO_SUCCESS)
+        ucx_g.rndv_thresh = UCX_TCP_RNDV_THRESH;
+    return rc;
 }
 
 int ucx_shared_acquire(void)
@@ -117,7 +147,6 @@ int ucx_shared_acquire(void)
         goto fail_worker;
     if (ucp_worker_get_address(ucx_g.worker, &ucx_g.addr, &ucx_g.addr_len) != UCS_OK)
         goto fail_worker;
-    scan_transports(ucx_g.ctx);
     const char *pe = getenv("NBO_PEER_ERRORS");
     ucx_g.peer_errors = pe && atoi(pe) == 1;
     ucx_g.host_key = host_key();
@@ -158,8 +187,10 @@ void ucx_shared_release(void)
 static void describe(char *detail, size_t len)
 {
     if (detail && len)
-        snprintf(detail, len, "UCX %s, tl %s", ucp_get_version_string(),
-                 ucx_g.tls[0] ? ucx_g.tls : "?");
+        snprintf(detail, len, "UCX %s, tl %s%s%s", ucp_get_version_string(),
+                 ucx_g.tls[0] ? ucx_g.tls : "?",
+                 ucx_g.rndv_thresh ? ", rndv from " : "",
+                 ucx_g.rndv_thresh ? ucx_g.rndv_thresh : "");
 }
 
 int ucx_engine_probe(char *detail, size_t len)
@@ -171,7 +202,6 @@ int ucx_engine_probe(char *detail, size_t len)
         ucp_context_h ctx;
         rc = context_create(&ctx);
         if (rc == NBO_SUCCESS) {
-            scan_transports(ctx);
             ucp_cleanup(ctx);
             usable = 1;
         }

@@ -2,11 +2,13 @@
  * ucx_query.c - a UCX communicator says what it is: engine "ucx", a
  * completion descriptor (NBO_CAP_EVENT_FD), the UCX version and transports
  * in its detail; NBO_CAP_OFFLOAD exactly when an RDMA transport (rc/dc) is
- * configured.  Exits 77 without UCX.
+ * configured; and the rendezvous threshold libnbo sets on TCP without RDMA
+ * ("rndv from 128K") exactly when the user set none.  Exits 77 without UCX.
  */
 #include <mpi.h>
 #include <nbo.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Is one of the listed transports ("... tl self,tcp,rc_mlx5") rc or dc? */
@@ -19,6 +21,35 @@ static int has_rdma_transport(const char *detail)
         if ((p == tl + 3 || p[-1] == ',') && (!strncmp(p, "rc", 2) || !strncmp(p, "dc", 2)))
             return 1;
     return 0;
+}
+
+/* Is `name` one of the listed transports? */
+static int has_transport(const char *detail, const char *name)
+{
+    const char *tl = strstr(detail, "tl ");
+    size_t n = strlen(name);
+    if (!tl)
+        return 0;
+    for (const char *p = tl + 3; *p && *p != ' '; p++)
+        if ((p == tl + 3 || p[-1] == ',') && !strncmp(p, name, n) &&
+            (p[n] == ',' || p[n] == 0 || p[n] == ' '))
+            return 1;
+    return 0;
+}
+
+/* libnbo's TCP threshold: in the detail exactly when the transports are
+ * tcp without rc/dc and neither NBO_UCX_RNDV_THRESH nor UCX_RNDV_THRESH is
+ * set (the user's choice wins). */
+static int check_rndv_default(const char *detail)
+{
+    int user = getenv("NBO_UCX_RNDV_THRESH") || getenv("UCX_RNDV_THRESH");
+    int want = has_transport(detail, "tcp") && !has_rdma_transport(detail) && !user;
+    int have = strstr(detail, "rndv from 128K") != NULL;
+    if (want == have)
+        return 0;
+    fprintf(stderr, "rendezvous threshold: expected it %s in \"%s\"\n",
+            want ? "set" : "left to UCX", detail);
+    return 1;
 }
 
 int main(int argc, char **argv)
@@ -67,6 +98,7 @@ int main(int argc, char **argv)
                     info.engine_caps & NBO_CAP_OFFLOAD ? "set" : "clear", info.engine_detail);
             bad = 1;
         }
+        bad |= check_rndv_default(info.engine_detail);
         if (rank == 0)
             printf("engine %s, progress %s, caps 0x%x, detail \"%s\"\n", name,
                    nbo_progress_name(info.progress), info.engine_caps, info.engine_detail);
