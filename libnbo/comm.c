@@ -84,10 +84,12 @@ static int config_valid(const nbo_config_t *c)
            c->cuda_chunk >= 1;
 }
 
-/* Pick the engine every rank can use (collective). */
+/* Pick the engine every rank can use (collective).  An engine asked for by
+ * name reports its own reason (NBO_ERR_CONFIG for a value it rejects). */
 static int choose_engine(MPI_Comm comm, nbo_engine_kind_t want, const nbo_engine_ops_t **out)
 {
     char detail[128];
+    int why = NBO_ERR_ENGINE;
     for (int i = 0; nbo_engines[i]; i++) {
         const nbo_engine_ops_t *e = nbo_engines[i];
         if (want != NBO_ENGINE_AUTO && e->kind != want)
@@ -99,8 +101,10 @@ static int choose_engine(MPI_Comm comm, nbo_engine_kind_t want, const nbo_engine
             *out = e;
             return NBO_SUCCESS;
         }
+        if (want != NBO_ENGINE_AUTO && rc == NBO_ERR_CONFIG)
+            why = rc;
     }
-    return NBO_ERR_ENGINE;
+    return why;
 }
 
 /* AUTO: a thread when the host must run the waits and the engine gives a

@@ -84,11 +84,13 @@ static void scan_transports(ucp_context_h ctx)
     free(text);
 }
 
+/* NBO_ERR_CONFIG when UCX rejects a UCX_* / NBO_UCX_* value (it prints
+ * which one), NBO_ERR_ENGINE when it cannot start. */
 static int context_create_with(ucp_context_h *out, const char *rndv_thresh)
 {
     ucp_config_t *config;
     if (ucp_config_read(UCX_ENV_PREFIX, NULL, &config) != UCS_OK)
-        return NBO_ERR_ENGINE;
+        return NBO_ERR_CONFIG;
     ucp_params_t p = {
         .field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED,
         .features = UCP_FEATURE_TAG | UCP_FEATURE_WAKEUP,
@@ -133,8 +135,9 @@ int ucx_shared_acquire(void)
         ucx_g.refs++;
         return NBO_SUCCESS;
     }
-    if (context_create(&ucx_g.ctx) != NBO_SUCCESS)
-        return NBO_ERR_ENGINE;
+    int rc = context_create(&ucx_g.ctx);
+    if (rc != NBO_SUCCESS)
+        return rc;
     /* Every op runs under the core's lock, from whichever thread holds it. */
     ucp_worker_params_t wp = {
         .field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
@@ -209,7 +212,9 @@ int ucx_engine_probe(char *detail, size_t len)
     if (rc == NBO_SUCCESS)
         describe(detail, len);
     else if (detail && len)
-        snprintf(detail, len, "UCX %s: cannot create a UCP context", ucp_get_version_string());
+        snprintf(detail, len, "UCX %s: %s", ucp_get_version_string(),
+                 rc == NBO_ERR_CONFIG ? "a UCX_* or NBO_UCX_* value is invalid (UCX names it)"
+                                      : "cannot create a UCP context");
     nbo_unlock();
     return rc;
 }

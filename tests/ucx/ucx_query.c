@@ -3,7 +3,9 @@
  * completion descriptor (NBO_CAP_EVENT_FD), the UCX version and transports
  * in its detail; NBO_CAP_OFFLOAD exactly when an RDMA transport (rc/dc) is
  * configured; and the rendezvous threshold libnbo sets on TCP without RDMA
- * ("rndv from 128K") exactly when the user set none.  Exits 77 without UCX.
+ * ("rndv from 128K") exactly when the user set none; and a UCX value UCX
+ * rejects (NBO_UCX_RNDV_THRESH=bogus) makes nbo_comm_create fail with
+ * NBO_ERR_CONFIG, not a crash or a vague engine error.  Exits 77 without UCX.
  */
 #include <mpi.h>
 #include <nbo.h>
@@ -50,6 +52,34 @@ static int check_rndv_default(const char *detail)
     fprintf(stderr, "rendezvous threshold: expected it %s in \"%s\"\n",
             want ? "set" : "left to UCX", detail);
     return 1;
+}
+
+/* UCX prints which variable it rejects; libnbo must answer NBO_ERR_CONFIG
+ * on every rank and leave no communicator behind. */
+static int check_bad_ucx_value(void)
+{
+    const char *old = getenv("NBO_UCX_RNDV_THRESH");
+    char *saved = old ? strdup(old) : NULL;
+    setenv("NBO_UCX_RNDV_THRESH", "bogus", 1);
+    nbo_config_t cfg;
+    nbo_config_init(&cfg);
+    cfg.engine = NBO_ENGINE_UCX;
+    nbo_comm_t comm = (nbo_comm_t)&cfg; /* must be reset to NBO_COMM_NULL */
+    int rc = nbo_comm_create(MPI_COMM_WORLD, &cfg, &comm);
+    int bad = rc != NBO_ERR_CONFIG || comm != NBO_COMM_NULL;
+    if (bad)
+        fprintf(stderr, "NBO_UCX_RNDV_THRESH=bogus: nbo_comm_create said \"%s\"%s, "
+                        "expected \"%s\"\n", nbo_strerror(rc),
+                comm != NBO_COMM_NULL ? " and left a communicator" : "",
+                nbo_strerror(NBO_ERR_CONFIG));
+    if (rc == NBO_SUCCESS)
+        nbo_comm_free(&comm);
+    if (saved)
+        setenv("NBO_UCX_RNDV_THRESH", saved, 1);
+    else
+        unsetenv("NBO_UCX_RNDV_THRESH");
+    free(saved);
+    return bad;
 }
 
 int main(int argc, char **argv)
@@ -108,6 +138,7 @@ int main(int argc, char **argv)
             bad = 1;
         }
     }
+    bad |= check_bad_ucx_value();
     int all = 0;
     MPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (rank == 0)
