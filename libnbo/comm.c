@@ -170,8 +170,8 @@ int nbo_comm_create(MPI_Comm comm, const nbo_config_t *config, nbo_comm_t *out)
     if (rc == NBO_SUCCESS)
         rc = agree(c->comm, c->ops->open(c->comm, &c->cfg, &c->ec));
     if (rc != NBO_SUCCESS) {
-        if (c->ec)
-            c->ops->close(c->ec);
+        if (c->ec) /* another rank failed to open: it may be gone */
+            c->ops->close(c->ec, 1);
         MPI_Comm_free(&c->comm);
         free(c);
         return rc;
@@ -191,7 +191,7 @@ int nbo_comm_create(MPI_Comm comm, const nbo_config_t *config, nbo_comm_t *out)
         }
     }
     if (rc != NBO_SUCCESS) {
-        c->ops->close(c->ec);
+        c->ops->close(c->ec, 0);
         MPI_Comm_free(&c->comm);
         c->magic = 0;
         free(c);
@@ -233,7 +233,7 @@ int nbo_comm_free(nbo_comm_t *comm)
     nbo_progress_remove(c);
     c->magic = 0;
     nbo_unlock();
-    c->ops->close(c->ec);
+    c->ops->close(c->ec, broken);
     /* After a fault, no MPI call on this communicator: MPICH 4.0 aborts the
      * whole job when its progress engine meets a dead peer, and freeing a
      * communicator runs it.  The duplicate stays with MPI until

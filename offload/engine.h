@@ -53,10 +53,11 @@ typedef struct nbo_engine_ops {
      * engine may use it for bootstrap and for traffic). */
     int (*open)(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t **out);
     /* Called with no request live on the communicator.  Collective in the
-     * normal case, but after a fault (a request failed with a timeout, peer
-     * or transport error) peers may be dead: close must never wait on them
-     * without a bound (flush with a deadline, or force-close endpoints). */
-    void (*close)(nbo_engine_comm_t *ec);
+     * normal case.  broken: a request failed on it, or the ranks could not
+     * agree to release it; peers may then be dead, and close must not wait
+     * on them nor try to reach them again (force-close endpoints).  Never
+     * wait on a peer without a bound, broken or not. */
+    void (*close)(nbo_engine_comm_t *ec, int broken);
 
     /* NBO_CAP_* bits of an open communicator; detail as for probe. */
     unsigned (*caps)(nbo_engine_comm_t *ec, char *detail, size_t len);

@@ -29,7 +29,7 @@ struct nbo_engine_comm {
 
 int  mpi_engine_probe(char *detail, size_t len);
 int  mpi_engine_open(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t **out);
-void mpi_engine_close(nbo_engine_comm_t *ec);
+void mpi_engine_close(nbo_engine_comm_t *ec, int broken);
 unsigned mpi_engine_caps(nbo_engine_comm_t *ec, char *detail, size_t len);
 int  mpi_engine_post(nbo_engine_comm_t *ec, nbo_exec_t *x, int first, int n);
 int  mpi_engine_progress(nbo_engine_comm_t *ec);

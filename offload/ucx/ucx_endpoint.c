@@ -199,9 +199,13 @@ static int wireup_all(nbo_engine_comm_t *ec, int timeout_ms)
     return rc;
 }
 
-/* Close every endpoint, flushing healthy ones, and wait for it (lock
- * held; dropped between progress calls so other threads get in). */
-static void disconnect_all(nbo_engine_comm_t *ec)
+/* Close every endpoint and wait for it (lock held; dropped between
+ * progress calls so other threads get in).  Healthy endpoints are flushed.
+ * After a fault (broken) every PEER-mode endpoint is forced closed: a flush
+ * towards a peer that died unnoticed makes UCX 1.13's tcp transport try to
+ * connect to it again, and on the refusal it has crashed the survivor
+ * (uct_tcp_cm_conn_start, or an assertion in uct_invoke_completion). */
+static void disconnect_all(nbo_engine_comm_t *ec, int broken)
 {
     int n = ec->peers ? ec->size : 0;
     void **reqs = calloc((size_t)n + 1, sizeof(*reqs));
@@ -212,7 +216,7 @@ static void disconnect_all(nbo_engine_comm_t *ec)
         ucp_request_param_t prm = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS};
         /* A broken endpoint can only be forced closed; forcing needs PEER
          * mode on both sides. */
-        prm.flags = p->failed && p->peer_err ? UCP_EP_CLOSE_FLAG_FORCE : 0;
+        prm.flags = (p->failed || broken) && p->peer_err ? UCP_EP_CLOSE_FLAG_FORCE : 0;
         void *req = ucp_ep_close_nbx(p->ep, &prm);
         p->ep = NULL;
         if (!UCS_PTR_IS_PTR(req))
@@ -243,11 +247,11 @@ static void detach_orphans(nbo_engine_comm_t *ec)
             op->ec = NULL;
 }
 
-static void destroy(nbo_engine_comm_t *ec, int have_cid)
+static void destroy(nbo_engine_comm_t *ec, int have_cid, int broken)
 {
     nbo_lock();
     if (ec->peers)
-        disconnect_all(ec);
+        disconnect_all(ec, broken);
     detach_orphans(ec);
     if (have_cid)
         cid_release(ec->cid);
@@ -323,7 +327,9 @@ int ucx_engine_open(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t **
     free(displs);
     free(addrs);
     if (rc != NBO_SUCCESS) {
-        destroy(ec, 1); /* local: the core agrees on the result and closes the others */
+        /* Local: the core agrees on the result and closes the others.  A
+         * failed wire-up may mean a dead peer: force. */
+        destroy(ec, 1, 1);
         return rc;
     }
     *out = ec;
@@ -342,8 +348,8 @@ fail_early:
 }
 
 /* Called without the core lock, with no request live on ec. */
-void ucx_engine_close(nbo_engine_comm_t *ec)
+void ucx_engine_close(nbo_engine_comm_t *ec, int broken)
 {
     if (ec)
-        destroy(ec, 1);
+        destroy(ec, 1, broken);
 }

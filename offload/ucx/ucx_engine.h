@@ -148,7 +148,7 @@ unsigned ucx_engine_caps(nbo_engine_comm_t *ec, char *detail, size_t len);
 
 /* ucx_endpoint.c */
 int  ucx_engine_open(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t **out);
-void ucx_engine_close(nbo_engine_comm_t *ec);
+void ucx_engine_close(nbo_engine_comm_t *ec, int broken);
 
 /* ucx_memory.c */
 int  ucx_engine_plan_attach(nbo_engine_comm_t *ec, nbo_exec_t *x);

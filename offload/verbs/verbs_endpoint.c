@@ -183,15 +183,16 @@ int verbs_engine_open(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t 
     free(mine);
     free(theirs);
     if (rc != NBO_SUCCESS) {
-        verbs_engine_close(ec);
+        verbs_engine_close(ec, 1);
         return rc;
     }
     *out = ec;
     return NBO_SUCCESS;
 }
 
-void verbs_engine_close(nbo_engine_comm_t *ec)
+void verbs_engine_close(nbo_engine_comm_t *ec, int broken)
 {
+    (void)broken; /* nothing here waits on a peer */
     if (!ec)
         return;
     if (ec->peers)

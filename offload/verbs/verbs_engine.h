@@ -123,7 +123,7 @@ void verbs_device_describe(const verbs_device_t *d, char *out, size_t len);
 /* verbs_endpoint.c */
 int      verbs_engine_probe(char *detail, size_t len);
 int      verbs_engine_open(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t **out);
-void     verbs_engine_close(nbo_engine_comm_t *ec);
+void     verbs_engine_close(nbo_engine_comm_t *ec, int broken);
 unsigned verbs_engine_caps(nbo_engine_comm_t *ec, char *detail, size_t len);
 void     verbs_peer_break(nbo_engine_comm_t *ec, int peer, int err);
 
