@@ -170,7 +170,11 @@ void ucx_shared_release(void)
 {
     if (ucx_g.refs <= 0 || --ucx_g.refs > 0)
         return;
-    ucx_drain(NULL); /* flush the done queue of orphans, if any */
+    /* Orphans in the done queue are freed; the worker is not progressed
+     * again: after a fault UCX 1.13's tcp transport has crashed here,
+     * handling a socket event of an endpoint already closed
+     * (uct_tcp_cm_conn_start, inside ucp_worker_progress). */
+    ucx_flush_done();
     ucx_reg_release_all();
     ucp_worker_release_address(ucx_g.worker, ucx_g.addr);
     ucp_worker_destroy(ucx_g.worker);
