@@ -203,8 +203,8 @@ static int wireup_all(nbo_engine_comm_t *ec, int timeout_ms)
  * progress calls so other threads get in).  Healthy endpoints are flushed.
  * After a fault (broken) every PEER-mode endpoint is forced closed: a flush
  * towards a peer that died unnoticed makes UCX 1.13's tcp transport try to
- * connect to it again, and on the refusal it has crashed the survivor
- * (uct_tcp_cm_conn_start, or an assertion in uct_invoke_completion). */
+ * connect to it again, and that has crashed a survivor
+ * (uct_tcp_cm_conn_start). */
 static void disconnect_all(nbo_engine_comm_t *ec, int broken)
 {
     int n = ec->peers ? ec->size : 0;
