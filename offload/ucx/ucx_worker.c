@@ -170,11 +170,11 @@ void ucx_shared_release(void)
 {
     if (ucx_g.refs <= 0 || --ucx_g.refs > 0)
         return;
-    /* Orphans in the done queue are freed; the worker is not progressed
-     * again: after a fault UCX 1.13's tcp transport has crashed here,
-     * handling a socket event of an endpoint already closed
-     * (uct_tcp_cm_conn_start, inside ucp_worker_progress). */
-    ucx_flush_done();
+    /* Report the done queue's orphans, and let UCX send what its closes
+     * left pending: destroying a worker with a wire-up reply still queued
+     * trips an assertion in UCX 1.13 (ucp_request_send_state_ff, "got REP
+     * message", from ucp_worker_destroy). */
+    ucx_drain(NULL);
     ucx_reg_release_all();
     ucp_worker_release_address(ucx_g.worker, ucx_g.addr);
     ucp_worker_destroy(ucx_g.worker);
