@@ -114,7 +114,6 @@ typedef struct ucx_shared {
     int            have_shm;     /* sysv/posix/xpmem among them */
     int            have_rdma;    /* rc/dc (RDMA-capable) among them */
     int            have_tcp;     /* tcp among them */
-    const char    *rndv_thresh;  /* UCX_TCP_RNDV_THRESH if libnbo set it */
     int            peer_errors;  /* NBO_PEER_ERRORS=1: PEER mode everywhere */
     uint64_t       host_key;     /* host + network namespace */
     uint64_t       cids[UCX_MAX_COMMS / 64]; /* communicator ids in use */

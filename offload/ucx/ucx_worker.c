@@ -105,28 +105,27 @@ static int context_create_with(ucp_context_h *out, const char *rndv_thresh)
     return st == UCS_OK ? NBO_SUCCESS : NBO_ERR_ENGINE;
 }
 
-static int rndv_thresh_set_by_user(void)
+/* libnbo's rendezvous threshold for the transports in ucx_g: TCP without
+ * RDMA, and the user chose none; NULL leaves UCX's own. */
+static const char *tcp_rndv_thresh(void)
 {
-    return getenv(UCX_ENV_PREFIX "_UCX_RNDV_THRESH") || getenv("UCX_RNDV_THRESH");
+    int user = getenv(UCX_ENV_PREFIX "_UCX_RNDV_THRESH") || getenv("UCX_RNDV_THRESH");
+    return ucx_g.have_tcp && !ucx_g.have_rdma && !user ? UCX_TCP_RNDV_THRESH : NULL;
 }
 
-/* The context as the user configured it; where it carries TCP and no RDMA,
- * made again with libnbo's rendezvous threshold (UCX_TCP_RNDV_THRESH) unless
- * the user chose one.  Leaves the transports in ucx_g. */
+/* The context as the user configured it (its transports left in ucx_g);
+ * made again with tcp_rndv_thresh() when that applies. */
 static int context_create(ucp_context_h *out)
 {
-    ucx_g.rndv_thresh = NULL;
     int rc = context_create_with(out, NULL);
     if (rc != NBO_SUCCESS)
         return rc;
     scan_transports(*out);
-    if (!ucx_g.have_tcp || ucx_g.have_rdma || rndv_thresh_set_by_user())
+    const char *thresh = tcp_rndv_thresh();
+    if (!thresh)
         return rc;
     ucp_cleanup(*out);
-    rc = context_create_with(out, UCX_TCP_RNDV_THRESH);
-    if (rc == NBO_SUCCESS)
-        ucx_g.rndv_thresh = UCX_TCP_RNDV_THRESH;
-    return rc;
+    return context_create_with(out, thresh);
 }
 
 int ucx_shared_acquire(void)
@@ -193,11 +192,11 @@ void ucx_shared_release(void)
 
 static void describe(char *detail, size_t len)
 {
+    const char *thresh = tcp_rndv_thresh();
     if (detail && len)
         snprintf(detail, len, "UCX %s, tl %s%s%s", ucp_get_version_string(),
-                 ucx_g.tls[0] ? ucx_g.tls : "?",
-                 ucx_g.rndv_thresh ? ", rndv from " : "",
-                 ucx_g.rndv_thresh ? ucx_g.rndv_thresh : "");
+                 ucx_g.tls[0] ? ucx_g.tls : "?", thresh ? ", rndv from " : "",
+                 thresh ? thresh : "");
 }
 
 int ucx_engine_probe(char *detail, size_t len)
@@ -206,9 +205,11 @@ int ucx_engine_probe(char *detail, size_t len)
     nbo_lock();
     int rc = NBO_SUCCESS;
     if (ucx_g.refs == 0 && !usable) {
-        ucp_context_h ctx;
-        rc = context_create(&ctx);
+        ucp_context_h ctx; /* usable, and which transports: the threshold
+                            * changes neither */
+        rc = context_create_with(&ctx, NULL);
         if (rc == NBO_SUCCESS) {
+            scan_transports(ctx);
             ucp_cleanup(ctx);
             usable = 1;
         }

@@ -13,20 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Is one of the listed transports ("... tl self,tcp,rc_mlx5") rc or dc? */
-static int has_rdma_transport(const char *detail)
-{
-    const char *tl = strstr(detail, "tl ");
-    if (!tl)
-        return 0;
-    for (const char *p = tl + 3; *p; p++)
-        if ((p == tl + 3 || p[-1] == ',') && (!strncmp(p, "rc", 2) || !strncmp(p, "dc", 2)))
-            return 1;
-    return 0;
-}
-
-/* Is `name` one of the listed transports? */
-static int has_transport(const char *detail, const char *name)
+/* Is a listed transport ("... tl self,tcp,rc_mlx5, ...") named `name`, or,
+ * with prefix, does one start with it? */
+static int has_transport(const char *detail, const char *name, int prefix)
 {
     const char *tl = strstr(detail, "tl ");
     size_t n = strlen(name);
@@ -34,9 +23,14 @@ static int has_transport(const char *detail, const char *name)
         return 0;
     for (const char *p = tl + 3; *p && *p != ' '; p++)
         if ((p == tl + 3 || p[-1] == ',') && !strncmp(p, name, n) &&
-            (p[n] == ',' || p[n] == 0 || p[n] == ' '))
+            (prefix || p[n] == ',' || p[n] == 0))
             return 1;
     return 0;
+}
+
+static int has_rdma_transport(const char *detail)
+{
+    return has_transport(detail, "rc", 1) || has_transport(detail, "dc", 1);
 }
 
 /* libnbo's TCP threshold: in the detail exactly when the transports are
@@ -45,7 +39,7 @@ static int has_transport(const char *detail, const char *name)
 static int check_rndv_default(const char *detail)
 {
     int user = getenv("NBO_UCX_RNDV_THRESH") || getenv("UCX_RNDV_THRESH");
-    int want = has_transport(detail, "tcp") && !has_rdma_transport(detail) && !user;
+    int want = has_transport(detail, "tcp", 0) && !has_rdma_transport(detail) && !user;
     int have = strstr(detail, "rndv from 128K") != NULL;
     if (want == have)
         return 0;
