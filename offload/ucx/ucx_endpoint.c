@@ -71,6 +71,7 @@ static void ep_error(void *arg, ucp_ep_h ep, ucs_status_t status)
 {
     (void)ep;
     ucx_peer_t *p = arg;
+    ucx_g.faulted = 1;
     if (!p->failed)
         p->failed = ucx_status(status) == NBO_ERR_TRANSPORT ? NBO_ERR_TRANSPORT : NBO_ERR_PEER;
 }
@@ -217,6 +218,8 @@ static void disconnect_all(nbo_engine_comm_t *ec, int broken)
         /* A broken endpoint can only be forced closed; forcing needs PEER
          * mode on both sides. */
         prm.flags = (p->failed || broken) && p->peer_err ? UCP_EP_CLOSE_FLAG_FORCE : 0;
+        if (prm.flags)
+            ucx_g.faulted = 1;
         void *req = ucp_ep_close_nbx(p->ep, &prm);
         p->ep = NULL;
         if (!UCS_PTR_IS_PTR(req))

@@ -115,6 +115,8 @@ typedef struct ucx_shared {
     int            have_rdma;    /* rc/dc (RDMA-capable) among them */
     int            have_tcp;     /* tcp among them */
     int            peer_errors;  /* NBO_PEER_ERRORS=1: PEER mode everywhere */
+    int            faulted;      /* an endpoint broke or was forced closed:
+                                  * the worker is parked, not destroyed */
     uint64_t       host_key;     /* host + network namespace */
     uint64_t       cids[UCX_MAX_COMMS / 64]; /* communicator ids in use */
     ucx_op_t      *done_head, *done_tail;    /* completed inside post() */

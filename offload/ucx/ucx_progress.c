@@ -165,6 +165,7 @@ static void force_close(ucx_peer_t *p)
                                .flags = UCP_EP_CLOSE_FLAG_FORCE};
     void *req = ucp_ep_close_nbx(p->ep, &prm);
     p->ep = NULL;
+    ucx_g.faulted = 1;
     if (!p->failed)
         p->failed = NBO_ERR_PEER;
     if (!UCS_PTR_IS_PTR(req))

@@ -165,19 +165,52 @@ fail_ctx:
     return NBO_ERR_ENGINE;
 }
 
+/* Workers that saw a fault, kept until the process exits (see below). */
+typedef struct parked_worker {
+    ucp_context_h         ctx;
+    ucp_worker_h          worker;
+    ucp_address_t        *addr;
+    struct parked_worker *next;
+} parked_worker_t;
+static parked_worker_t *parked;
+
+/* After a fault, UCX 1.13 can abort the survivor while it tears down the
+ * broken endpoints: ucp_worker_destroy purges a tcp endpoint to the dead
+ * peer that still holds a queued wire-up reply, and the purge asserts
+ * ("got REP message", ucp_request_send_state_ff: 3 runs of 78 of the
+ * 3-host peer-killed test with the progress thread; draining first does
+ * not always empty that queue).  Such a worker is parked instead: it
+ * is never progressed or destroyed again, and its memory (one worker, its
+ * endpoints and buffers, still reachable from here) goes with the process.
+ * The next communicator gets a new worker.  Healthy workers are destroyed
+ * as usual. */
+static void park(void)
+{
+    parked_worker_t *w = malloc(sizeof(*w));
+    if (w) {
+        *w = (parked_worker_t){ucx_g.ctx, ucx_g.worker, ucx_g.addr, parked};
+        parked = w;
+    }
+    /* Without memory for the record, the worker is simply not destroyed. */
+}
+
 void ucx_shared_release(void)
 {
     if (ucx_g.refs <= 0 || --ucx_g.refs > 0)
         return;
     /* Report the done queue's orphans, and let UCX send what its closes
-     * left pending: destroying a worker with a wire-up reply still queued
-     * trips an assertion in UCX 1.13 (ucp_request_send_state_ff, "got REP
-     * message", from ucp_worker_destroy). */
+     * left pending (a healthy worker's closes can leave wire-up messages
+     * queued too, with the same assertion on destroy). */
     ucx_drain(NULL);
     ucx_reg_release_all();
-    ucp_worker_release_address(ucx_g.worker, ucx_g.addr);
-    ucp_worker_destroy(ucx_g.worker);
-    ucp_cleanup(ucx_g.ctx);
+    if (ucx_g.faulted) {
+        park();
+    } else {
+        ucp_worker_release_address(ucx_g.worker, ucx_g.addr);
+        ucp_worker_destroy(ucx_g.worker);
+        ucp_cleanup(ucx_g.ctx);
+    }
+    ucx_g.faulted = 0;
     while (ucx_g.free_ops) {
         ucx_op_t *op = ucx_g.free_ops;
         ucx_g.free_ops = op->qnext;
