@@ -48,10 +48,17 @@ timeout 600 mpiexec -n 2 "$bench" "${opts[@]}" --csv "$outdir/table2-onehost.csv
 if [ "$cluster" -eq 1 ]; then
     echo "== emulated 2-host cluster at $rate, one rank per host" >&2
     rc=0
-    "$ROOT/scripts/cluster/nbo-cluster.sh" run -N 2 -k 1 -r "$rate" -t 1800 -- \
+    # -d/-g: a job that printed its last line is not kept waiting on an
+    # MPI_Finalize hang (openucx/ucx#8738); its own verdict is in that line.
+    "$ROOT/scripts/cluster/nbo-cluster.sh" run -N 2 -k 1 -r "$rate" -t 1800 \
+        -d '^# p3o_bench: done' -g 20 -- \
         "$bench" "${opts[@]}" --csv "$outdir/table2-cluster-$rate.csv" |
         tee "$outdir/table2-cluster-$rate.md" || rc=$?
     [ "$rc" -ne 77 ] || echo "table2.sh: emulated cluster unavailable here (SKIP)" >&2
     [ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || exit "$rc"
+    if grep -q '^# p3o_bench: done, FAILED' "$outdir/table2-cluster-$rate.md"; then
+        echo "table2.sh: p3o_bench reported a failure on the cluster" >&2
+        exit 1
+    fi
 fi
 echo "tables and CSV in $outdir" >&2

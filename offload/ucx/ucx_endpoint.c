@@ -76,13 +76,9 @@ static void ep_error(void *arg, ucp_ep_h ep, ucs_status_t status)
         p->failed = ucx_status(status) == NBO_ERR_TRANSPORT ? NBO_ERR_TRANSPORT : NBO_ERR_PEER;
 }
 
-typedef struct {
-    uint64_t host_key;
-    uint64_t addr_len;
-} ucx_hello_t;
-
-/* Create an endpoint to every rank (lock held). */
-static int connect_all(nbo_engine_comm_t *ec, const ucx_hello_t *hello, const char *addrs,
+/* Create an endpoint to every rank (lock held); keys[r]: rank r's
+ * ucx_host_key(). */
+static int connect_all(nbo_engine_comm_t *ec, const uint64_t *keys, const char *addrs,
                        const int *displs)
 {
     for (int r = 0; r < ec->size; r++) {
@@ -94,7 +90,7 @@ static int connect_all(nbo_engine_comm_t *ec, const ucx_hello_t *hello, const ch
          * could use shared memory we keep it (a dead local peer then shows
          * as NBO_ERR_TIMEOUT), unless NBO_PEER_ERRORS=1.  self has no
          * peer-failure support at all. */
-        int same_host = hello[r].host_key == ucx_g.host_key;
+        int same_host = keys[r] == keys[ec->rank];
         p->peer_err = r != ec->rank && (ucx_g.peer_errors || !same_host || !ucx_g.have_shm);
         ucp_ep_params_t ep = {
             .field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE,
@@ -276,10 +272,25 @@ int ucx_engine_open(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t **
         if ((unsigned)ec->size > UCX_MAX_RANKS)
             rc = NBO_ERR_ENGINE; /* the rank field of the tag is too small */
     }
+    /* Where every rank runs: the endpoints' error modes, and, for the
+     * first communicator, the context's rendezvous threshold. */
+    uint64_t *keys = NULL;
+    if (rc == NBO_SUCCESS && !(keys = malloc((size_t)ec->size * sizeof(*keys))))
+        rc = NBO_ERR_NOMEM;
+    rc = agree(comm, rc);
+    int all_remote = 1;
+    if (rc == NBO_SUCCESS) {
+        uint64_t me = ucx_host_key();
+        if (MPI_Allgather(&me, 1, MPI_UINT64_T, keys, 1, MPI_UINT64_T, comm) != MPI_SUCCESS)
+            rc = NBO_ERR_MPI;
+        for (int r = 0; rc == NBO_SUCCESS && r < ec->size; r++)
+            if (r != ec->rank && keys[r] == me)
+                all_remote = 0;
+    }
     int shared = 0;
     if (rc == NBO_SUCCESS) {
         nbo_lock();
-        rc = ucx_shared_acquire();
+        rc = ucx_shared_acquire(all_remote);
         nbo_unlock();
         shared = rc == NBO_SUCCESS;
     }
@@ -291,24 +302,24 @@ int ucx_engine_open(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t **
 
     /* Worker addresses: lengths first, then the addresses themselves. */
     int P = ec->size;
-    ucx_hello_t mine = {ucx_g.host_key, ucx_g.addr_len};
-    ucx_hello_t *hello = malloc((size_t)P * sizeof(*hello));
+    uint64_t mine = ucx_g.addr_len;
+    uint64_t *lens = malloc((size_t)P * sizeof(*lens));
     int *counts = malloc((size_t)P * sizeof(int)), *displs = malloc((size_t)P * sizeof(int));
     ec->peers = calloc((size_t)P, sizeof(*ec->peers));
     char *addrs = NULL;
-    rc = hello && counts && displs && ec->peers ? NBO_SUCCESS : NBO_ERR_NOMEM;
+    rc = lens && counts && displs && ec->peers ? NBO_SUCCESS : NBO_ERR_NOMEM;
     rc = agree(comm, rc);
     if (rc == NBO_SUCCESS &&
-        MPI_Allgather(&mine, sizeof(mine), MPI_BYTE, hello, sizeof(mine), MPI_BYTE, comm) != MPI_SUCCESS)
+        MPI_Allgather(&mine, 1, MPI_UINT64_T, lens, 1, MPI_UINT64_T, comm) != MPI_SUCCESS)
         rc = NBO_ERR_MPI;
     if (rc == NBO_SUCCESS) {
         size_t total = 0;
         for (int r = 0; r < P; r++) {
-            if (hello[r].addr_len > (uint64_t)(INT32_MAX / 2) || total > (size_t)INT32_MAX / 2)
+            if (lens[r] > (uint64_t)(INT32_MAX / 2) || total > (size_t)INT32_MAX / 2)
                 rc = NBO_ERR_OVERFLOW;
-            counts[r] = (int)hello[r].addr_len;
+            counts[r] = (int)lens[r];
             displs[r] = (int)total;
-            total += hello[r].addr_len;
+            total += lens[r];
         }
         addrs = malloc(total ? total : 1);
         if (!addrs && rc == NBO_SUCCESS)
@@ -320,12 +331,13 @@ int ucx_engine_open(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t **
         rc = NBO_ERR_MPI;
     if (rc == NBO_SUCCESS) {
         nbo_lock();
-        rc = connect_all(ec, hello, addrs, displs);
+        rc = connect_all(ec, keys, addrs, displs);
         if (rc == NBO_SUCCESS)
             rc = wireup_all(ec, cfg->timeout_ms);
         nbo_unlock();
     }
-    free(hello);
+    free(keys);
+    free(lens);
     free(counts);
     free(displs);
     free(addrs);
@@ -339,6 +351,7 @@ int ucx_engine_open(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t **
     return NBO_SUCCESS;
 
 fail_early:
+    free(keys);
     if (ec) {
         if (shared) {
             nbo_lock();

@@ -36,15 +36,19 @@
  * bounce buffers, where a registration buys nothing. */
 #define UCX_REG_MIN (16u * 1024u)
 
-/* libnbo's rendezvous threshold for a context whose transports are TCP
+/* libnbo's rendezvous thresholds for a context whose transports are TCP
  * without RDMA, unless the user sets one (NBO_UCX_RNDV_THRESH or
  * UCX_RNDV_THRESH).  UCX 1.13 goes rendezvous from 8 KiB on tcp; each
  * rendezvous costs a round trip that both peers' progress threads must wake
  * for, taking CPU from the computation, while eager messages are already in
- * the kernel when the start returns.  Eager up to 64 KiB measured better
- * overlap at 200 Mbit/s and 1 Gbit/s at the same latency; eager for every
- * size did not (the copy moves into the start): docs/engine-ucx.md. */
+ * the kernel when the start returns.  When every peer of the communicator
+ * that creates the context is on another host, every byte crosses TCP and
+ * the kernel copies it either way: eager at all sizes (the pipelined FFT
+ * gained 4-5x more of its ideal).  With a peer on the same host, shared
+ * memory's rendezvous is one CMA copy against two for eager (1.4x faster
+ * at 1-4 MiB): eager up to 64 KiB only.  docs/engine-ucx.md. */
 #define UCX_TCP_RNDV_THRESH "128K"
+#define UCX_TCP_RNDV_REMOTE "inf"
 
 /* How long cancel() lets withdrawn operations finish before it closes the
  * endpoint under them, and how long close() waits for endpoints to flush. */
@@ -117,7 +121,7 @@ typedef struct ucx_shared {
     int            peer_errors;  /* NBO_PEER_ERRORS=1: PEER mode everywhere */
     int            faulted;      /* an endpoint broke or was forced closed:
                                   * the worker is parked, not destroyed */
-    uint64_t       host_key;     /* host + network namespace */
+    const char    *rndv;         /* RNDV_THRESH libnbo set, NULL: UCX's own */
     uint64_t       cids[UCX_MAX_COMMS / 64]; /* communicator ids in use */
     ucx_op_t      *done_head, *done_tail;    /* completed inside post() */
     ucx_op_t      *free_ops;
@@ -142,7 +146,8 @@ struct nbo_engine_comm {
 };
 
 /* ucx_worker.c: the shared context and worker (lock held). */
-int  ucx_shared_acquire(void);
+int  ucx_shared_acquire(int all_remote);
+uint64_t ucx_host_key(void);
 void ucx_shared_release(void);
 int  ucx_engine_probe(char *detail, size_t len);
 unsigned ucx_engine_caps(nbo_engine_comm_t *ec, char *detail, size_t len);

@@ -23,7 +23,7 @@ static uint64_t fnv1a(uint64_t h, const char *s)
 
 /* Same key on two processes: same kernel and same network namespace, so
  * UCX may use shared memory between them. */
-static uint64_t host_key(void)
+uint64_t ucx_host_key(void)
 {
     char buf[256] = "";
     uint64_t h = 0xcbf29ce484222325ull;
@@ -106,35 +106,44 @@ static int context_create_with(ucp_context_h *out, const char *rndv_thresh)
 }
 
 /* libnbo's rendezvous threshold for the transports in ucx_g: TCP without
- * RDMA, and the user chose none; NULL leaves UCX's own. */
-static const char *tcp_rndv_thresh(void)
+ * RDMA, and the user chose none; NULL leaves UCX's own.  all_remote: no
+ * peer of the creating communicator shares this host (ucx_engine.h). */
+static const char *tcp_rndv_thresh(int all_remote)
 {
     int user = getenv(UCX_ENV_PREFIX "_UCX_RNDV_THRESH") || getenv("UCX_RNDV_THRESH");
-    return ucx_g.have_tcp && !ucx_g.have_rdma && !user ? UCX_TCP_RNDV_THRESH : NULL;
+    if (!ucx_g.have_tcp || ucx_g.have_rdma || user)
+        return NULL;
+    return all_remote ? UCX_TCP_RNDV_REMOTE : UCX_TCP_RNDV_THRESH;
 }
 
 /* The context as the user configured it (its transports left in ucx_g);
  * made again with tcp_rndv_thresh() when that applies. */
-static int context_create(ucp_context_h *out)
+static int context_create(ucp_context_h *out, int all_remote)
 {
+    ucx_g.rndv = NULL;
     int rc = context_create_with(out, NULL);
     if (rc != NBO_SUCCESS)
         return rc;
     scan_transports(*out);
-    const char *thresh = tcp_rndv_thresh();
+    const char *thresh = tcp_rndv_thresh(all_remote);
     if (!thresh)
         return rc;
     ucp_cleanup(*out);
-    return context_create_with(out, thresh);
+    rc = context_create_with(out, thresh);
+    if (rc == NBO_SUCCESS)
+        ucx_g.rndv = thresh;
+    return rc;
 }
 
-int ucx_shared_acquire(void)
+/* The first communicator's topology picks the threshold; later ones share
+ * the context as it is. */
+int ucx_shared_acquire(int all_remote)
 {
     if (ucx_g.refs > 0) {
         ucx_g.refs++;
         return NBO_SUCCESS;
     }
-    int rc = context_create(&ucx_g.ctx);
+    int rc = context_create(&ucx_g.ctx, all_remote);
     if (rc != NBO_SUCCESS)
         return rc;
     /* Every op runs under the core's lock, from whichever thread holds it. */
@@ -151,7 +160,6 @@ int ucx_shared_acquire(void)
         goto fail_worker;
     const char *pe = getenv("NBO_PEER_ERRORS");
     ucx_g.peer_errors = pe && atoi(pe) == 1;
-    ucx_g.host_key = host_key();
     ucx_g.armed = 0;
     ucx_g.refs = 1;
     return NBO_SUCCESS;
@@ -223,13 +231,20 @@ void ucx_shared_release(void)
     ucx_g.armed = 0;
 }
 
+/* The threshold in the detail: the live context's, or, before one exists,
+ * what a communicator would get. */
 static void describe(char *detail, size_t len)
 {
-    const char *thresh = tcp_rndv_thresh();
-    if (detail && len)
-        snprintf(detail, len, "UCX %s, tl %s%s%s", ucp_get_version_string(),
-                 ucx_g.tls[0] ? ucx_g.tls : "?", thresh ? ", rndv from " : "",
-                 thresh ? thresh : "");
+    if (!detail || !len)
+        return;
+    const char *rndv = "";
+    if (ucx_g.refs > 0 && ucx_g.rndv)
+        rndv = strcmp(ucx_g.rndv, UCX_TCP_RNDV_REMOTE) ? ", rndv from " UCX_TCP_RNDV_THRESH
+                                                      : ", eager at all sizes (peers remote)";
+    else if (ucx_g.refs == 0 && tcp_rndv_thresh(0))
+        rndv = ", rndv from " UCX_TCP_RNDV_THRESH " (eager when all peers are remote)";
+    snprintf(detail, len, "UCX %s, tl %s%s", ucp_get_version_string(),
+             ucx_g.tls[0] ? ucx_g.tls : "?", rndv);
 }
 
 int ucx_engine_probe(char *detail, size_t len)
