@@ -11,7 +11,7 @@
 #   -o OUTDIR     output folder (default: out/fft)
 #   -r RATE       link rate of the emulated cluster (default 1gbit)
 #   --no-cluster  one host only
-#   default p3o_bench options: --sizes 64,96,128 --nv 4 --iters 3 --reps 3
+#   default p3o_bench options: --sizes 64,96,128 --nv 8 --iters 3 --reps 3
 #                              --engines mpi,ucx
 # NBO_* variables in the environment reach the ranks (e.g. NBO_PROGRESS).
 set -euo pipefail
@@ -22,7 +22,7 @@ build=build
 outdir=out/fft
 rate=1gbit
 cluster=1
-opts=(--sizes 64,96,128 --nv 4 --iters 3 --reps 3 --engines mpi,ucx)
+opts=(--sizes 64,96,128 --nv 8 --iters 3 --reps 3 --engines mpi,ucx)
 
 while [ $# -gt 0 ]; do
     case "$1" in
