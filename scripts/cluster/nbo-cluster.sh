@@ -15,7 +15,8 @@
 #   nbo-cluster.sh status
 #
 # -N hosts (default 2), -k ranks per host (default 1), -r tbf rate (default
-# 200mbit; 1gbit is the second standard point), -t seconds: timeout of the
+# 200mbit; 1gbit is the second standard point), -B tbf burst (default 72kb,
+# or NBO_CLUSTER_BURST; see below), -t seconds: timeout of the
 # mpiexec (default 600), -d PATTERN -g SECONDS: a job whose output showed
 # PATTERN is ended after SECONDS more and counted as finished (UCX tcp can
 # hang in MPI_Finalize, openucx/ucx#8738).  Every NBO_* variable set in the caller's
@@ -37,6 +38,14 @@ MAX_HOSTS=16
 hosts=2
 per_host=1
 rate=200mbit
+# The token bucket banks up to `burst` bytes while the link is idle and then
+# sends them at the veth's speed, an overlap no real wire gives (a blocking
+# all-to-all after a compute phase got 256 KB of it free: docs/benchmarks.md,
+# "The testbed's link").  72kb is the smallest bucket that passes one TCP GSO
+# packet (64 KiB plus headers) whole: below it tbf segments every packet,
+# and the kernel's work for the link rose from 6 to 88 % of the two cores
+# (iperf3 --bidir at 1gbit) while the rate fell to 0.87 Gbit/s.
+burst=${NBO_CLUSTER_BURST:-72kb}
 timeout_s=600
 mpiexec_pid=
 done_pattern=""
@@ -126,8 +135,8 @@ cluster_up() {
         ip -n "$ns" addr add "$(host_addr "$i")/24" dev eth0
         ip -n "$ns" link set eth0 up
         ip -n "$ns" link set lo up
-        # Egress shaping of the host's link; burst/latency as in testbeds.md.
-        ip netns exec "$ns" tc qdisc add dev eth0 root tbf rate "$rate" burst 256kb latency 50ms
+        # Egress shaping of the host's link; latency as in testbeds.md.
+        ip netns exec "$ns" tc qdisc add dev eth0 root tbf rate "$rate" burst "$burst" latency 50ms
         echo "$(host_addr "$i") $ns $HOSTS_TAG" >>/etc/hosts
     done
     # Wait until the bridge forwards (the veths need a moment to come up);
@@ -142,7 +151,7 @@ cluster_up() {
     else
         sleep 0.3
     fi
-    log "up: $hosts hosts $(host_name 1)..$(host_name "$hosts") ($(host_addr 1)..$(host_addr "$hosts")), tbf $rate"
+    log "up: $hosts hosts $(host_name 1)..$(host_name "$hosts") ($(host_addr 1)..$(host_addr "$hosts")), tbf $rate burst $burst"
 }
 
 hosts_up() {
@@ -214,7 +223,7 @@ cluster_exec() {
 
 # --------------------------------------------------------------------- main
 
-usage() { sed -n '2,27p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
+usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit "${1:-2}"; }
 
 [ $# -ge 1 ] || usage
 cmd=$1
@@ -224,6 +233,7 @@ while [ $# -gt 0 ]; do
     -N) hosts=$2; shift 2 ;;
     -k) per_host=$2; shift 2 ;;
     -r) rate=$2; shift 2 ;;
+    -B) burst=$2; shift 2 ;;
     -t) timeout_s=$2; shift 2 ;;
     -d) done_pattern=$2; shift 2 ;;
     -g) grace_s=$2; shift 2 ;;
