@@ -227,8 +227,12 @@ static void disconnect_all(nbo_engine_comm_t *ec, int broken)
     }
     if (!reqs)
         return;
-    /* A peer that never answers: UCX frees its close with the worker. */
-    wait_requests(ec, reqs, n, UCX_CLOSE_MS, 0);
+    /* A peer that never answers: UCX frees its close with the worker.
+     * After a fault the worker is not progressed again, so the closes are
+     * not waited for (ucx_shared_release says why); UCX owns the freed
+     * requests. */
+    if (!ucx_g.faulted)
+        wait_requests(ec, reqs, n, UCX_CLOSE_MS, 0);
     for (int r = 0; r < n; r++)
         if (reqs[r])
             ucp_request_free(reqs[r]);

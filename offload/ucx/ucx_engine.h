@@ -176,6 +176,8 @@ int  ucx_engine_arm(nbo_engine_comm_t *ec);
 void ucx_engine_cancel(nbo_engine_comm_t *ec, nbo_exec_t *x);
 /* Drive the worker until it has no more events (lock held). */
 void ucx_drain(nbo_engine_comm_t *ec);
+/* Report what post() completed inline, without progressing the worker. */
+void ucx_flush_done(void);
 /* A completion of op, from a UCX callback or the done queue. */
 void ucx_op_finish(ucx_op_t *op, int status);
 ucx_op_t *ucx_op_get(void);

@@ -75,7 +75,7 @@ void ucx_wake_sleeper(void)
 }
 
 /* Report what post() completed inline. */
-static void flush_done(void)
+void ucx_flush_done(void)
 {
     while (ucx_g.done_head) {
         ucx_op_t *op = ucx_g.done_head;
@@ -94,7 +94,7 @@ void ucx_drain(nbo_engine_comm_t *ec)
         ucx_g.armed = 0; /* the sleeper is awake */
     ucx_g.current = ec;
     ucx_g.cross = 0;
-    flush_done();
+    ucx_flush_done();
     /* Until no more events, bounded so a busy link cannot hold the lock
      * for long; arm() then reports the rest as pending. */
     for (int i = 0; i < UCX_PROGRESS_MAX && ucp_worker_progress(ucx_g.worker) != 0; i++)
