@@ -41,7 +41,7 @@ rate=200mbit
 # The token bucket banks up to `burst` bytes while the link is idle and then
 # sends them at the veth's speed, an overlap no real wire gives (a blocking
 # all-to-all after a compute phase got 256 KB of it free: docs/benchmarks.md,
-# "The testbed's link").  72kb is the smallest bucket that passes one TCP GSO
+# "Known problems of the testbed").  72kb is the smallest bucket that passes one TCP GSO
 # packet (64 KiB plus headers) whole: below it tbf segments every packet,
 # and the kernel's work for the link rose from 6 to 88 % of the two cores
 # (iperf3 --bidir at 1gbit) while the rate fell to 0.87 Gbit/s.
