@@ -212,7 +212,7 @@ void ucx_shared_release(void)
      * fault is not progressed again: a peer that was only stopped (past
      * NBO_TIMEOUT, then resumed) reconnects to it, this worker answers
      * with a new endpoint id, and UCX 1.13 then asserts on the resumed
-     * peer (ucp_ep.inl, remote_id == remote_ep_id: ucx-fault-np2 failed
+     * peer (ucp_ep.inl, remote_id == remote_ep_id: ucx-fault-inline-np2 failed
      * 6 of 6 runs under MALLOC_PERTURB_ that way, 0 of 34 without the
      * progress calls). */
     if (ucx_g.faulted)
