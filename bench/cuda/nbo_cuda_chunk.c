@@ -124,7 +124,9 @@ int main(int argc, char **argv)
         printf("# nbo_cuda_chunk P=%d, %zu bytes per peer, %d iterations (max over ranks)\n"
                "# buffers    chunk_B   median_us     best_us  GB/s/rank\n", P, B, iters);
     int bad = sweep_point(0, B, iters, hs, hr, rank, P, "host");
-    for (char *tok = strtok(list, ","); tok && !bad; tok = strtok(NULL, ","))
+    /* strtok_r: a library called in the loop may use strtok itself. */
+    char *save = NULL;
+    for (char *tok = strtok_r(list, ",", &save); tok && !bad; tok = strtok_r(NULL, ",", &save))
         bad = sweep_point(strtoull(tok, NULL, 10), B, iters, ds, dr, rank, P, "device");
     cudaFree(ds);
     cudaFree(dr);

@@ -50,6 +50,7 @@ struct nbo_stage {
     int         *group_of;  /* [ntasks] */
     cudaEvent_t *ev;        /* [max(ngroups, 1)]: chunk copied */
     cudaEvent_t  back;      /* every copy to the GPU done */
+    cudaEvent_t  user;      /* the legacy default stream's work at the start */
     int          ready;     /* chunks known landed in this run */
     int          back_recorded;
 };
@@ -95,6 +96,8 @@ void nbo_stage_free(nbo_stage_t *st)
             cudaEventDestroy(st->ev[g]);
     if (st->back)
         cudaEventDestroy(st->back);
+    if (st->user)
+        cudaEventDestroy(st->user);
     if (st->d2h)
         cudaStreamDestroy(st->d2h);
     if (st->h2d)
@@ -160,6 +163,8 @@ int nbo_stage_prepare(struct nbo_comm *c, const nbo_block_map_t *smap, const nbo
         rc = CU(cudaStreamCreateWithFlags(&st->h2d, cudaStreamNonBlocking));
     if (rc == NBO_SUCCESS)
         rc = CU(cudaEventCreateWithFlags(&st->back, cudaEventDisableTiming));
+    if (rc == NBO_SUCCESS)
+        rc = CU(cudaEventCreateWithFlags(&st->user, cudaEventDisableTiming));
     leave(st, old);
     if (rc != NBO_SUCCESS) {
         nbo_stage_free(st);
@@ -185,9 +190,12 @@ int nbo_stage_attach(struct nbo_request *r, nbo_stage_t *st)
         st->group_of = malloc(((size_t)r->sched.ntasks + 1) * sizeof(int));
         if (!st->group_of)
             return NBO_ERR_NOMEM;
-        st->ngroups = st->s[SEND].pin ? nbo_stage_group(r->sched.tasks, r->sched.ntasks,
-                                                        st->chunk, st->group_of)
-                                      : 0;
+        st->ngroups = nbo_stage_group(r->sched.tasks, r->sched.ntasks, st->chunk, st->group_of);
+        if (!st->s[SEND].pin) { /* host send buffer: every send may go at once */
+            st->ngroups = 0;
+            for (int i = 0; i < r->sched.ntasks; i++)
+                st->group_of[i] = -1;
+        }
     } else {
         /* Local tasks (PACK, in-place copies) read the mirrors through the
          * block maps: point those at the mirrors too. */
@@ -233,15 +241,37 @@ static int copy_side(nbo_stage_t *st, int i, int to_host)
                                         cudaMemcpyHostToDevice, st->h2d));
 }
 
+/* Order this run after the work the caller queued on the legacy default
+ * stream: cudaMemset, kernels on stream 0, and even a cudaMemcpy from
+ * pageable memory, which may return before its data has landed.  Our
+ * streams are non-blocking, so without this they could overtake that work.
+ * Staged: our streams wait on the GPU, the caller does not.  DIRECT: the
+ * engine reads the buffers itself, so the host waits. */
+static int after_legacy_stream(nbo_stage_t *st)
+{
+    cudaError_t e_;
+    int rc = CU(cudaEventRecord(st->user, cudaStreamLegacy));
+    if (rc == NBO_SUCCESS && st->mode == STAGE_DIRECT)
+        return CU(cudaEventSynchronize(st->user));
+    if (rc == NBO_SUCCESS && st->d2h)
+        rc = CU(cudaStreamWaitEvent(st->d2h, st->user, 0));
+    if (rc == NBO_SUCCESS)
+        rc = CU(cudaStreamWaitEvent(st->h2d, st->user, 0));
+    return rc;
+}
+
 int nbo_stage_begin(struct nbo_request *r)
 {
     nbo_stage_t *st = r->stage;
     st->ready = 0;
     st->back_recorded = 0;
-    if (st->mode == STAGE_DIRECT)
-        return NBO_SUCCESS;
-    int old = enter(st), rc = NBO_SUCCESS;
+    int old = enter(st);
+    int rc = after_legacy_stream(st);
     cudaError_t e_;
+    if (rc != NBO_SUCCESS || st->mode == STAGE_DIRECT) {
+        leave(st, old);
+        return rc;
+    }
     if (st->mode == STAGE_WHOLE) {
         /* The receive mirror too: in place it holds the send data, and
          * otherwise its gaps between blocks must hold the user's bytes when

@@ -56,7 +56,8 @@ static void scan_transports(ucp_context_h ctx)
         return;
     ucp_context_print_info(ctx, f);
     fclose(f);
-    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+    char *save = NULL; /* strtok_r: the application may be inside its own strtok loop */
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         char *tl = strstr(line, "-- ");
         if (!strstr(line, "resource") || !tl)
             continue;
