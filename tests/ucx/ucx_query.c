@@ -7,7 +7,9 @@
  * host, "eager at all sizes" when every peer is on another host (the
  * cluster suite runs this program too); and a UCX value UCX
  * rejects (NBO_UCX_RNDV_THRESH=bogus) makes nbo_comm_create fail with
- * NBO_ERR_CONFIG, not a crash or a vague engine error.  Exits 77 without UCX.
+ * NBO_ERR_CONFIG, not a crash or a vague engine error.  And the first
+ * nbo_comm_create, which starts UCX, leaves the caller's strtok loop alone.
+ * Exits 77 without UCX.
  */
 #include <mpi.h>
 #include <nbo.h>
@@ -97,7 +99,16 @@ int main(int argc, char **argv)
     nbo_config_init(&cfg);
     cfg.engine = NBO_ENGINE_UCX;
     nbo_comm_t comm;
+    /* Inside a strtok loop of the caller's: the engine parses text too. */
+    char list[] = "first,second";
+    char *tok = strtok(list, ",");
     int rc = nbo_comm_create(MPI_COMM_WORLD, &cfg, &comm);
+    tok = strtok(NULL, ",");
+    if (rc == NBO_SUCCESS && (!tok || strcmp(tok, "second") != 0)) {
+        fprintf(stderr, "nbo_comm_create disturbed the caller's strtok: next token \"%s\"\n",
+                tok ? tok : "(none)");
+        bad = 1;
+    }
     if (rc == NBO_ERR_ENGINE) {
         if (rank == 0)
             printf("ucx_query: UCX engine not usable here: SKIP\n");
