@@ -381,7 +381,11 @@ int nbo_stage_finish(struct nbo_request *r)
     int old = enter(st), rc = NBO_SUCCESS;
     cudaError_t e_;
     if (!st->back_recorded) {
+        /* Not before the mirror is filled: an empty task list (one rank, in
+         * place) never asked whether it had landed. */
         if (st->mode == STAGE_WHOLE)
+            rc = CU(cudaStreamWaitEvent(st->h2d, st->ev[0], 0));
+        if (rc == NBO_SUCCESS && st->mode == STAGE_WHOLE)
             rc = copy_side(st, RECV, 0);
         if (rc == NBO_SUCCESS)
             rc = CU(cudaEventRecord(st->back, st->h2d));
