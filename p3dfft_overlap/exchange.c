@@ -11,8 +11,9 @@
  * Backward exchanges swap the forward send and receive descriptions.
  *
  * GPU plans: MPI gets pinned host mirrors (copied from the device after
- * the stream has finished the pack, and back before the unpack); libnbo
- * gets the device buffers and stages them itself.
+ * the stream has finished the pack, and back before the unpack), except
+ * where one process is alone in the exchange (a device-to-device copy);
+ * libnbo gets the device buffers and stages them itself.
  */
 #include <stdio.h>
 
@@ -54,12 +55,27 @@ static int to_host(struct p3o_plan *p, void *host, const void *dev, const p3o_xf
     return p3o_cuda_copy(p, host, dev, extent(x, cnt, dsp) * p->es);
 }
 
+/* GPU plans, one process in the exchange: its only block goes device to
+ * device, not through the host mirrors. */
+static int device_self(const struct p3o_plan *p, const p3o_xfer_t *x)
+{
+    return p->gpu && x->m == 1;
+}
+static int device_self_copy(struct p3o_plan *p, const int *sc, const int *sd, const int *rd,
+                            const void *send, void *recv)
+{
+    return p3o_cuda_copy(p, (char *)recv + (size_t)rd[0] * p->es,
+                         (const char *)send + (size_t)sd[0] * p->es, (size_t)sc[0] * p->es);
+}
+
 /* Blocking MPI_Alltoallv; GPU plans through the host mirrors. */
 static int alltoallv(struct p3o_plan *p, const p3o_xfer_t *x, int dir, void *send, void *recv,
                      void *send_h, void *recv_h, MPI_Comm comm, const char *what)
 {
     const int *sc, *sd, *rc, *rd;
     sides(x, dir, &sc, &sd, &rc, &rd);
+    if (device_self(p, x))
+        return device_self_copy(p, sc, sd, rd, send, recv);
     if (p->gpu) {
         int r = to_host(p, send_h, send, x, sc, sd);
         if (r != P3O_SUCCESS)
@@ -100,6 +116,10 @@ int p3o_col_start(struct p3o_plan *p, int dir, int k)
     }
     const int *sc, *sd, *rc, *rd;
     sides(&p->colx, dir, &sc, &sd, &rc, &rd);
+    if (device_self(p, &p->colx)) { /* done at once; the wait has nothing to do */
+        p->mreq[k] = MPI_REQUEST_NULL;
+        return device_self_copy(p, sc, sd, rd, p->col_send[k], p->col_recv[k]);
+    }
     if (p->gpu) {
         int r = to_host(p, p->col_send_h[k], p->col_send[k], &p->colx, sc, sd);
         if (r != P3O_SUCCESS)
@@ -121,7 +141,7 @@ int p3o_col_wait(struct p3o_plan *p, int dir, int k)
     int e = MPI_Wait(&p->mreq[k], MPI_STATUS_IGNORE);
     if (e != MPI_SUCCESS)
         return mpi_fail("column MPI_Wait", e);
-    if (p->gpu) {
+    if (p->gpu && !device_self(p, &p->colx)) {
         const int *sc, *sd, *rc, *rd;
         sides(&p->colx, dir, &sc, &sd, &rc, &rd);
         return p3o_cuda_copy(p, p->col_recv[k], p->col_recv_h[k],
