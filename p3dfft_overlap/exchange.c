@@ -11,9 +11,9 @@
  * Backward exchanges swap the forward send and receive descriptions.
  *
  * GPU plans: MPI gets pinned host mirrors (copied from the device after
- * the stream has finished the pack, and back before the unpack), except
- * where one process is alone in the exchange (a device-to-device copy);
- * libnbo gets the device buffers and stages them itself.
+ * the stream has finished the pack, and back before the unpack) for the
+ * other processes' blocks; the own block is copied on the device.  libnbo
+ * gets the device buffers and stages them itself.
  */
 #include <stdio.h>
 
@@ -38,35 +38,64 @@ static void sides(const p3o_xfer_t *x, int dir, const int **sc, const int **sd, 
     *rd = dir == P3O_FWD ? x->rdsp : x->sdsp;
 }
 
-/* Elements in an exchange side: the end of its last block. */
-static size_t extent(const p3o_xfer_t *x, const int *cnt, const int *dsp)
+/* ------------------------------------------------------------ GPU plans
+ * MPI moves the blocks of the other processes between pinned host mirrors;
+ * the own block is copied on the device and never crosses PCIe. */
+
+/* Counts for MPI in direction dir: the own block 0 on GPU plans. */
+static void mpi_counts(const struct p3o_plan *p, const p3o_xfer_t *x, int dir, const int **sc,
+                       const int **rc)
 {
-    size_t end = 0;
-    for (int q = 0; q < x->m; q++)
-        if ((size_t)dsp[q] + (size_t)cnt[q] > end)
-            end = (size_t)dsp[q] + (size_t)cnt[q];
-    return end;
+    if (!p->gpu)
+        return; /* keep sides()'s */
+    *sc = dir == P3O_FWD ? x->scnt_peers : x->rcnt_peers;
+    *rc = dir == P3O_FWD ? x->rcnt_peers : x->scnt_peers;
 }
 
-/* GPU plans: device send buffer -> host mirror, before an MPI call. */
-static int to_host(struct p3o_plan *p, void *host, const void *dev, const p3o_xfer_t *x,
-                   const int *cnt, const int *dsp)
+/* Copy the other processes' blocks of one side between device buffer and
+ * host mirror: the blocks before the own one and those after it, two
+ * ranges, as displacements are prefix sums. */
+static int mirror_peers(struct p3o_plan *p, const p3o_xfer_t *x, const int *cnt, const int *dsp,
+                        void *dst, const void *src)
 {
-    return p3o_cuda_copy(p, host, dev, extent(x, cnt, dsp) * p->es);
+    const size_t es = p->es, own = (size_t)dsp[x->me], after = own + (size_t)cnt[x->me];
+    const size_t end = (size_t)dsp[x->m - 1] + (size_t)cnt[x->m - 1];
+    int r = p3o_cuda_copy(p, dst, src, own * es);
+    if (r == P3O_SUCCESS && end > after)
+        r = p3o_cuda_copy(p, (char *)dst + after * es, (const char *)src + after * es,
+                          (end - after) * es);
+    return r;
 }
 
-/* GPU plans, one process in the exchange: its only block goes device to
- * device, not through the host mirrors. */
-static int device_self(const struct p3o_plan *p, const p3o_xfer_t *x)
+/* The own block, device to device. */
+static int own_block(struct p3o_plan *p, const p3o_xfer_t *x, const int *sc, const int *sd,
+                     const int *rd, const void *send, void *recv)
 {
-    return p->gpu && x->m == 1;
+    return p3o_cuda_copy(p, (char *)recv + (size_t)rd[x->me] * p->es,
+                         (const char *)send + (size_t)sd[x->me] * p->es,
+                         (size_t)sc[x->me] * p->es);
 }
-static int device_self_copy(struct p3o_plan *p, const int *sc, const int *sd, const int *rd,
-                            const void *send, void *recv)
+
+/* Before MPI starts: the own block on the device, the others to the host. */
+static int gpu_pre(struct p3o_plan *p, const p3o_xfer_t *x, int dir, const void *send,
+                   void *recv, void *send_h)
 {
-    return p3o_cuda_copy(p, (char *)recv + (size_t)rd[0] * p->es,
-                         (const char *)send + (size_t)sd[0] * p->es, (size_t)sc[0] * p->es);
+    const int *sc, *sd, *rc, *rd;
+    sides(x, dir, &sc, &sd, &rc, &rd);
+    int r = own_block(p, x, sc, sd, rd, send, recv);
+    return r == P3O_SUCCESS ? mirror_peers(p, x, sc, sd, send_h, send) : r;
 }
+
+/* After MPI is done: the received blocks back to the device. */
+static int gpu_post(struct p3o_plan *p, const p3o_xfer_t *x, int dir, void *recv,
+                    const void *recv_h)
+{
+    const int *sc, *sd, *rc, *rd;
+    sides(x, dir, &sc, &sd, &rc, &rd);
+    return mirror_peers(p, x, rc, rd, recv, recv_h);
+}
+
+/* ------------------------------------------------------------ exchanges */
 
 /* Blocking MPI_Alltoallv; GPU plans through the host mirrors. */
 static int alltoallv(struct p3o_plan *p, const p3o_xfer_t *x, int dir, void *send, void *recv,
@@ -74,10 +103,9 @@ static int alltoallv(struct p3o_plan *p, const p3o_xfer_t *x, int dir, void *sen
 {
     const int *sc, *sd, *rc, *rd;
     sides(x, dir, &sc, &sd, &rc, &rd);
-    if (device_self(p, x))
-        return device_self_copy(p, sc, sd, rd, send, recv);
+    mpi_counts(p, x, dir, &sc, &rc);
     if (p->gpu) {
-        int r = to_host(p, send_h, send, x, sc, sd);
+        int r = gpu_pre(p, x, dir, send, recv, send_h);
         if (r != P3O_SUCCESS)
             return r;
     }
@@ -85,7 +113,7 @@ static int alltoallv(struct p3o_plan *p, const p3o_xfer_t *x, int dir, void *sen
                           rd, p->ctype, comm);
     if (e != MPI_SUCCESS)
         return mpi_fail(what, e);
-    return p->gpu ? p3o_cuda_copy(p, recv, recv_h, extent(x, rc, rd) * p->es) : P3O_SUCCESS;
+    return p->gpu ? gpu_post(p, x, dir, recv, recv_h) : P3O_SUCCESS;
 }
 
 int p3o_row_exchange(struct p3o_plan *p, int dir)
@@ -116,12 +144,9 @@ int p3o_col_start(struct p3o_plan *p, int dir, int k)
     }
     const int *sc, *sd, *rc, *rd;
     sides(&p->colx, dir, &sc, &sd, &rc, &rd);
-    if (device_self(p, &p->colx)) { /* done at once; the wait has nothing to do */
-        p->mreq[k] = MPI_REQUEST_NULL;
-        return device_self_copy(p, sc, sd, rd, p->col_send[k], p->col_recv[k]);
-    }
+    mpi_counts(p, &p->colx, dir, &sc, &rc);
     if (p->gpu) {
-        int r = to_host(p, p->col_send_h[k], p->col_send[k], &p->colx, sc, sd);
+        int r = gpu_pre(p, &p->colx, dir, p->col_send[k], p->col_recv[k], p->col_send_h[k]);
         if (r != P3O_SUCCESS)
             return r;
     }
@@ -141,13 +166,7 @@ int p3o_col_wait(struct p3o_plan *p, int dir, int k)
     int e = MPI_Wait(&p->mreq[k], MPI_STATUS_IGNORE);
     if (e != MPI_SUCCESS)
         return mpi_fail("column MPI_Wait", e);
-    if (p->gpu && !device_self(p, &p->colx)) {
-        const int *sc, *sd, *rc, *rd;
-        sides(&p->colx, dir, &sc, &sd, &rc, &rd);
-        return p3o_cuda_copy(p, p->col_recv[k], p->col_recv_h[k],
-                             extent(&p->colx, rc, rd) * p->es);
-    }
-    return P3O_SUCCESS;
+    return p->gpu ? gpu_post(p, &p->colx, dir, p->col_recv[k], p->col_recv_h[k]) : P3O_SUCCESS;
 }
 
 /* ---------------------------------------------------------------- libnbo */

@@ -41,8 +41,11 @@ int p3o_grid_choose(int P, int row_max, int col_max, int *row, int *col);
  * forward direction; the backward one swaps send and receive. */
 typedef struct p3o_xfer {
     int  m;                 /* communicator size */
-    int *scnt, *sdsp;       /* forward send side */
+    int  me;                /* this process's rank in it */
+    int *scnt, *sdsp;       /* forward send side; displacements are prefix sums */
     int *rcnt, *rdsp;       /* forward receive side */
+    int *scnt_peers;        /* scnt and rcnt with the own block 0: what MPI moves */
+    int *rcnt_peers;        /* for GPU plans, which copy that block on the device */
     size_t stotal, rtotal;  /* elements sent / received forward */
 } p3o_xfer_t;
 

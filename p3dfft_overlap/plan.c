@@ -113,23 +113,29 @@ static int fits_int(long a, long b, long c)
 static void xfer_free(p3o_xfer_t *x)
 {
     free(x->scnt);
-    x->scnt = x->sdsp = x->rcnt = x->rdsp = NULL;
+    x->scnt = x->sdsp = x->rcnt = x->rdsp = x->scnt_peers = x->rcnt_peers = NULL;
 }
 
-/* Forward counts: send block q has s_of(q) elements, receive block r_of(q). */
-static int xfer_init(p3o_xfer_t *x, int m, const long *s_of, const long *r_of)
+/* Forward counts: send block q has s_of(q) elements, receive block r_of(q);
+ * me is this process's block. */
+static int xfer_init(p3o_xfer_t *x, int m, int me, const long *s_of, const long *r_of)
 {
     x->m = m;
-    x->scnt = malloc(4 * (size_t)m * sizeof(int));
+    x->me = me;
+    x->scnt = malloc(6 * (size_t)m * sizeof(int));
     if (!x->scnt)
         return p3o_fail(P3O_ERR_NOMEM, "no memory for %d exchange counts", m);
     x->sdsp = x->scnt + m;
     x->rcnt = x->sdsp + m;
     x->rdsp = x->rcnt + m;
+    x->scnt_peers = x->rdsp + m;
+    x->rcnt_peers = x->scnt_peers + m;
     long so = 0, ro = 0;
     for (int q = 0; q < m; q++) {
         x->scnt[q] = (int)s_of[q];
         x->rcnt[q] = (int)r_of[q];
+        x->scnt_peers[q] = q == me ? 0 : x->scnt[q];
+        x->rcnt_peers[q] = q == me ? 0 : x->rcnt[q];
         x->sdsp[q] = (int)so;
         x->rdsp[q] = (int)ro;
         so += s_of[q];
@@ -189,13 +195,13 @@ static int build_extents(struct p3o_plan *p)
         s[q] = (long)p->zc * p3o_split_size(p->nxh, p->row, q) * p->yr;
         r[q] = (long)p->zc * p->xr * p3o_split_size(p->ny, p->row, q);
     }
-    int rc = xfer_init(&p->rowx, p->row, s, r);
+    int rc = xfer_init(&p->rowx, p->row, p->row_rank, s, r);
     for (int q = 0; rc == P3O_SUCCESS && q < p->col; q++) {
         s[q] = (long)p->xr * p3o_split_size(p->ny, p->col, q) * p->zc;
         r[q] = (long)p->xr * p->yc * p3o_split_size(p->nz, p->col, q);
     }
     if (rc == P3O_SUCCESS)
-        rc = xfer_init(&p->colx, p->col, s, r);
+        rc = xfer_init(&p->colx, p->col, p->col_rank, s, r);
     free(s);
     return rc;
 }
