@@ -24,8 +24,8 @@ void nbo_config_init(nbo_config_t *c)
     c->progress_cpu = -1;
     c->spin_us = 0;
     c->check = 0;
-    /* Not measured (no GPU was available): bench/cuda/nbo_cuda_chunk
-     * sweeps it; see docs/cuda.md. */
+    /* bench/cuda/gpu-bench.sh on an H100, one host: no size from 64 KiB to
+     * 4 MiB beat another beyond the noise (docs/cuda.md). */
     c->cuda_chunk = (size_t)1 << 20;
 }
 

@@ -1,9 +1,9 @@
 /*
  * nbo_cuda_chunk - the chunk-size sweep of the staging pipeline: a
  * persistent all-to-all on device buffers, timed for each NBO_CUDA_CHUNK
- * in a list, next to the same all-to-all on host buffers.  This is the
- * measurement that should set the default (docs/cuda.md); it has not been
- * run yet, for lack of a GPU.
+ * in a list, next to the same all-to-all on host buffers: the measurement
+ * behind the default (docs/cuda.md).  gpu-bench.sh runs it with the sizes
+ * interleaved and repeated.
  *
  *   mpiexec -n P nbo_cuda_chunk [-b BYTES_PER_PEER] [-i ITERS] [-c LIST]
  *     -b  bytes per peer (default 4194304)

@@ -1,8 +1,8 @@
 /*
  * p3o_cuda_bench - the GPU pencil FFT (options.device = 1, cuFFT) against
  * the CPU one (FFTW), same grid, modes and variables: time per
- * forward + backward pair and the stage timers of each.  Not yet run: no
- * GPU was available (docs/cuda.md).
+ * forward + backward pair and the stage timers of each.  gpu-bench.sh runs
+ * it; figures in docs/cuda.md.
  *
  *   mpiexec -n P p3o_cuda_bench [-n NX[xNYxNZ]] [-v NV] [-i ITERS]
  *       [-m blocking|pipelined_mpi|pipelined_nbo] [-p double|single]
