@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "verbs_engine.h"
 
@@ -38,6 +39,19 @@ static int gid_is_zero(const union ibv_gid *g)
 {
     static const union ibv_gid zero;
     return memcmp(g, &zero, sizeof(zero)) == 0;
+}
+
+/* GPUDirect RDMA: with the nvidia_peermem kernel module (formerly
+ * nv_peer_mem) loaded, ibv_reg_mr accepts CUDA device memory and the NIC
+ * reads and writes the GPU directly.  This engine does not use it (device
+ * buffers are staged through host memory, libnbo/device): it only says
+ * whether the machine has it, for whoever chooses an engine. */
+static void probe_gpudirect(verbs_device_t *d)
+{
+    d->gdr_note = "no";
+    if (access("/sys/module/nvidia_peermem", F_OK) == 0 ||
+        access("/sys/module/nv_peer_mem", F_OK) == 0)
+        d->gdr_note = "peermem loaded, unused";
 }
 
 /* Cross-channel (CORE-Direct: SEND_EN, RECV_EN and CQE-WAIT work requests)
@@ -109,6 +123,7 @@ static int open_one(struct ibv_device *dev, verbs_device_t *d, char *why, size_t
         return NBO_ERR_ENGINE;
     }
     probe_cross_channel(dev, d);
+    probe_gpudirect(d);
     return NBO_SUCCESS;
 }
 
@@ -148,6 +163,6 @@ void verbs_device_describe(const verbs_device_t *d, char *out, size_t len)
         snprintf(addr, sizeof(addr), "IB lid %u", d->lid);
     else
         snprintf(addr, sizeof(addr), "RoCE gid %d", d->gid_index);
-    snprintf(out, len, "%s port %u %s mtu %d, cross-channel: %s", d->name, d->port, addr,
-             128 << d->mtu, d->cc_note);
+    snprintf(out, len, "%s port %u %s mtu %d, cross-channel: %s, GPUDirect RDMA: %s", d->name,
+             d->port, addr, 128 << d->mtu, d->cc_note, d->gdr_note);
 }

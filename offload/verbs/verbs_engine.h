@@ -88,6 +88,7 @@ typedef struct verbs_device {
     uint32_t            max_msg;
     int                 cross_channel; /* 1: device family has CORE-Direct */
     char                cc_note[48];
+    const char         *gdr_note;    /* GPUDirect RDMA, as probed */
 } verbs_device_t;
 
 struct nbo_engine_comm {

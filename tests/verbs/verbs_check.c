@@ -3,7 +3,8 @@
  * NBO_ENGINE=verbs inside the Soft-RoCE guest (any P >= 2).
  *
  *   1. the engine query: engine verbs, the expected device
- *      (NBO_VERBS_EXPECT_DEVICE), cross-channel reported "no", HW_WAITS clear;
+ *      (NBO_VERBS_EXPECT_DEVICE), cross-channel and GPUDirect RDMA reported
+ *      "no", HW_WAITS and DEVICE_MEM clear;
  *   2. nbo_ialltoall from 0 B to 1 MiB per peer, pairwise and Bruck,
  *      window 1 and the default, inline and background progress;
  *   3. a persistent request started several times with new contents;
@@ -121,6 +122,10 @@ static void check_query(nbo_comm_t c)
     CHECK(!dev || strstr(info.engine_detail, dev), "detail \"%s\" names no %s", info.engine_detail, dev);
     CHECK(strstr(info.engine_detail, "cross-channel: no") != NULL,
           "detail \"%s\" does not report cross-channel: no", info.engine_detail);
+    CHECK(strstr(info.engine_detail, "GPUDirect RDMA: no") != NULL,
+          "detail \"%s\" does not report GPUDirect RDMA: no (the guest has no GPU driver)",
+          info.engine_detail);
+    CHECK(!(info.engine_caps & NBO_CAP_DEVICE_MEM), "DEVICE_MEM reported: verbs stages device buffers");
     CHECK(!(info.engine_caps & NBO_CAP_HW_WAITS), "HW_WAITS reported on a device without it");
     CHECK(info.engine_caps & NBO_CAP_EVENT_FD, "no completion fd reported");
     if (rank == 0)
