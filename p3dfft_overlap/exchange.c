@@ -40,21 +40,19 @@ static void sides(const p3o_xfer_t *x, int dir, const int **sc, const int **sd, 
 
 /* ------------------------------------------------------------ GPU plans
  * MPI moves the blocks of the other processes between pinned host mirrors;
- * the own block is copied on the device and never crosses PCIe. */
+ * the own block is copied on the device and never crosses PCIe.  Copies
+ * are queued on the plan's stream and waited for once per side. */
 
-/* Counts for MPI in direction dir: the own block 0 on GPU plans. */
-static void mpi_counts(const struct p3o_plan *p, const p3o_xfer_t *x, int dir, const int **sc,
-                       const int **rc)
+/* Counts for MPI in direction dir: the own block 0. */
+static void peer_counts(const p3o_xfer_t *x, int dir, const int **sc, const int **rc)
 {
-    if (!p->gpu)
-        return; /* keep sides()'s */
     *sc = dir == P3O_FWD ? x->scnt_peers : x->rcnt_peers;
     *rc = dir == P3O_FWD ? x->rcnt_peers : x->scnt_peers;
 }
 
-/* Copy the other processes' blocks of one side between device buffer and
- * host mirror: the blocks before the own one and those after it, two
- * ranges, as displacements are prefix sums. */
+/* Queue the copies of the other processes' blocks of one side between
+ * device buffer and host mirror: the blocks before the own one and those
+ * after it, two ranges, as displacements are prefix sums. */
 static int mirror_peers(struct p3o_plan *p, const p3o_xfer_t *x, const int *cnt, const int *dsp,
                         void *dst, const void *src)
 {
@@ -67,32 +65,24 @@ static int mirror_peers(struct p3o_plan *p, const p3o_xfer_t *x, const int *cnt,
     return r;
 }
 
-/* The own block, device to device. */
-static int own_block(struct p3o_plan *p, const p3o_xfer_t *x, const int *sc, const int *sd,
-                     const int *rd, const void *send, void *recv)
-{
-    return p3o_cuda_copy(p, (char *)recv + (size_t)rd[x->me] * p->es,
-                         (const char *)send + (size_t)sd[x->me] * p->es,
-                         (size_t)sc[x->me] * p->es);
-}
-
 /* Before MPI starts: the own block on the device, the others to the host. */
-static int gpu_pre(struct p3o_plan *p, const p3o_xfer_t *x, int dir, const void *send,
-                   void *recv, void *send_h)
+static int gpu_pre(struct p3o_plan *p, const p3o_xfer_t *x, const int *sc, const int *sd,
+                   const int *rd, const void *send, void *recv, void *send_h)
 {
-    const int *sc, *sd, *rc, *rd;
-    sides(x, dir, &sc, &sd, &rc, &rd);
-    int r = own_block(p, x, sc, sd, rd, send, recv);
-    return r == P3O_SUCCESS ? mirror_peers(p, x, sc, sd, send_h, send) : r;
+    int r = p3o_cuda_copy(p, (char *)recv + (size_t)rd[x->me] * p->es,
+                          (const char *)send + (size_t)sd[x->me] * p->es,
+                          (size_t)sc[x->me] * p->es);
+    if (r == P3O_SUCCESS)
+        r = mirror_peers(p, x, sc, sd, send_h, send);
+    return r == P3O_SUCCESS ? p3o_cuda_sync(p) : r;
 }
 
 /* After MPI is done: the received blocks back to the device. */
-static int gpu_post(struct p3o_plan *p, const p3o_xfer_t *x, int dir, void *recv,
-                    const void *recv_h)
+static int gpu_post(struct p3o_plan *p, const p3o_xfer_t *x, const int *rc, const int *rd,
+                    void *recv, const void *recv_h)
 {
-    const int *sc, *sd, *rc, *rd;
-    sides(x, dir, &sc, &sd, &rc, &rd);
-    return mirror_peers(p, x, rc, rd, recv, recv_h);
+    int r = mirror_peers(p, x, rc, rd, recv, recv_h);
+    return r == P3O_SUCCESS ? p3o_cuda_sync(p) : r;
 }
 
 /* ------------------------------------------------------------ exchanges */
@@ -101,19 +91,20 @@ static int gpu_post(struct p3o_plan *p, const p3o_xfer_t *x, int dir, void *recv
 static int alltoallv(struct p3o_plan *p, const p3o_xfer_t *x, int dir, void *send, void *recv,
                      void *send_h, void *recv_h, MPI_Comm comm, const char *what)
 {
-    const int *sc, *sd, *rc, *rd;
+    const int *sc, *sd, *rc, *rd, *msc, *mrc; /* m: what MPI moves */
     sides(x, dir, &sc, &sd, &rc, &rd);
-    mpi_counts(p, x, dir, &sc, &rc);
+    msc = sc, mrc = rc;
     if (p->gpu) {
-        int r = gpu_pre(p, x, dir, send, recv, send_h);
+        peer_counts(x, dir, &msc, &mrc);
+        int r = gpu_pre(p, x, sc, sd, rd, send, recv, send_h);
         if (r != P3O_SUCCESS)
             return r;
     }
-    int e = MPI_Alltoallv(p->gpu ? send_h : send, sc, sd, p->ctype, p->gpu ? recv_h : recv, rc,
+    int e = MPI_Alltoallv(p->gpu ? send_h : send, msc, sd, p->ctype, p->gpu ? recv_h : recv, mrc,
                           rd, p->ctype, comm);
     if (e != MPI_SUCCESS)
         return mpi_fail(what, e);
-    return p->gpu ? gpu_post(p, x, dir, recv, recv_h) : P3O_SUCCESS;
+    return p->gpu ? gpu_post(p, x, rc, rd, recv, recv_h) : P3O_SUCCESS;
 }
 
 int p3o_row_exchange(struct p3o_plan *p, int dir)
@@ -142,16 +133,18 @@ int p3o_col_start(struct p3o_plan *p, int dir, int k)
         return rc == NBO_SUCCESS ? P3O_SUCCESS
                                  : p3o_fail(P3O_ERR_NBO, "nbo_start: %s", nbo_strerror(rc));
     }
-    const int *sc, *sd, *rc, *rd;
+    const int *sc, *sd, *rc, *rd, *msc, *mrc; /* m: what MPI moves */
     sides(&p->colx, dir, &sc, &sd, &rc, &rd);
-    mpi_counts(p, &p->colx, dir, &sc, &rc);
+    msc = sc, mrc = rc;
     if (p->gpu) {
-        int r = gpu_pre(p, &p->colx, dir, p->col_send[k], p->col_recv[k], p->col_send_h[k]);
+        peer_counts(&p->colx, dir, &msc, &mrc);
+        int r = gpu_pre(p, &p->colx, sc, sd, rd, p->col_send[k], p->col_recv[k],
+                        p->col_send_h[k]);
         if (r != P3O_SUCCESS)
             return r;
     }
-    int e = MPI_Ialltoallv(p->gpu ? p->col_send_h[k] : p->col_send[k], sc, sd, p->ctype,
-                           p->gpu ? p->col_recv_h[k] : p->col_recv[k], rc, rd, p->ctype,
+    int e = MPI_Ialltoallv(p->gpu ? p->col_send_h[k] : p->col_send[k], msc, sd, p->ctype,
+                           p->gpu ? p->col_recv_h[k] : p->col_recv[k], mrc, rd, p->ctype,
                            p->col_comm, &p->mreq[k]);
     return e == MPI_SUCCESS ? P3O_SUCCESS : mpi_fail("column MPI_Ialltoallv", e);
 }
@@ -166,7 +159,11 @@ int p3o_col_wait(struct p3o_plan *p, int dir, int k)
     int e = MPI_Wait(&p->mreq[k], MPI_STATUS_IGNORE);
     if (e != MPI_SUCCESS)
         return mpi_fail("column MPI_Wait", e);
-    return p->gpu ? gpu_post(p, &p->colx, dir, p->col_recv[k], p->col_recv_h[k]) : P3O_SUCCESS;
+    if (!p->gpu)
+        return P3O_SUCCESS;
+    const int *sc, *sd, *rc, *rd;
+    sides(&p->colx, dir, &sc, &sd, &rc, &rd);
+    return gpu_post(p, &p->colx, rc, rd, p->col_recv[k], p->col_recv_h[k]);
 }
 
 /* ---------------------------------------------------------------- libnbo */

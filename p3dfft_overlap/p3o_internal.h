@@ -155,7 +155,7 @@ void  p3o_cuda_teardown(struct p3o_plan *p);
 void *p3o_cuda_alloc(size_t bytes, int pinned_host); /* cudaMalloc / cudaHostAlloc */
 void  p3o_cuda_free(void *ptr, int pinned_host);
 int   p3o_cuda_sync(struct p3o_plan *p);          /* wait for the stream */
-int   p3o_cuda_copy(struct p3o_plan *p, void *dst, const void *src, size_t bytes); /* and wait */
+int   p3o_cuda_copy(struct p3o_plan *p, void *dst, const void *src, size_t bytes); /* queued on the stream */
 int   p3o_cuda_box(struct p3o_plan *p, void *dst, const void *src, const size_t n[3],
                    const size_t dst_stride[3], const size_t src_stride[3]);
 int   p3o_cufft_plan(struct p3o_plan *p, p3o_fft_t *f, p3o_fft_kind_t kind, int n, int howmany,

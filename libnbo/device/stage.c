@@ -187,14 +187,11 @@ int nbo_stage_attach(struct nbo_request *r, nbo_stage_t *st)
         return NBO_SUCCESS;
     if (nbo_stage_pipelinable(&r->sched, r->in_place)) {
         st->mode = STAGE_PIPELINED;
-        st->group_of = malloc(((size_t)r->sched.ntasks + 1) * sizeof(int));
-        if (!st->group_of)
-            return NBO_ERR_NOMEM;
-        st->ngroups = nbo_stage_group(r->sched.tasks, r->sched.ntasks, st->chunk, st->group_of);
-        if (!st->s[SEND].pin) { /* host send buffer: every send may go at once */
-            st->ngroups = 0;
-            for (int i = 0; i < r->sched.ntasks; i++)
-                st->group_of[i] = -1;
+        if (st->s[SEND].pin) { /* else a host send buffer: no chunks to wait for */
+            st->group_of = malloc(((size_t)r->sched.ntasks + 1) * sizeof(int));
+            if (!st->group_of)
+                return NBO_ERR_NOMEM;
+            st->ngroups = nbo_stage_group(r->sched.tasks, r->sched.ntasks, st->chunk, st->group_of);
         }
     } else {
         /* Local tasks (PACK, in-place copies) read the mirrors through the
@@ -319,8 +316,8 @@ static int landed(struct nbo_request *r, int g)
 int nbo_stage_runnable(struct nbo_request *r, int first, int n)
 {
     nbo_stage_t *st = r->stage;
-    if (st->mode == STAGE_DIRECT)
-        return n;
+    if (st->mode == STAGE_DIRECT || (st->mode == STAGE_PIPELINED && st->ngroups == 0))
+        return n; /* nothing comes off the GPU first */
     int old = enter(st), k = 0;
     if (st->mode == STAGE_WHOLE) {
         int rc = landed(r, 0);
