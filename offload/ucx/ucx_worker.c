@@ -86,8 +86,9 @@ static void scan_transports(ucp_context_h ctx)
 }
 
 /* NBO_ERR_CONFIG when UCX rejects a UCX_* / NBO_UCX_* value (it prints
- * which one), NBO_ERR_ENGINE when it cannot start. */
-static int context_create_with(ucp_context_h *out, const char *rndv_thresh)
+ * which one), NBO_ERR_ENGINE when it cannot start.  set: libnbo's own
+ * settings, name/value pairs ending with NULL (or NULL for none). */
+static int context_create_with(ucp_context_h *out, const char *const *set)
 {
     ucp_config_t *config;
     if (ucp_config_read(UCX_ENV_PREFIX, NULL, &config) != UCS_OK)
@@ -98,12 +99,21 @@ static int context_create_with(ucp_context_h *out, const char *rndv_thresh)
         .mt_workers_shared = 0,
     };
     ucs_status_t st = UCS_OK;
-    if (rndv_thresh)
-        st = ucp_config_modify(config, "RNDV_THRESH", rndv_thresh);
-    if (st == UCS_OK)
-        st = ucp_init(&p, config, out);
+    for (; set && set[0] && st == UCS_OK; set += 2)
+        st = ucp_config_modify(config, set[0], set[1]);
+    int rc = st == UCS_OK ? NBO_SUCCESS : NBO_ERR_CONFIG;
+    if (rc == NBO_SUCCESS && ucp_init(&p, config, out) != UCS_OK)
+        rc = NBO_ERR_ENGINE;
     ucp_config_release(config);
-    return st == UCS_OK ? NBO_SUCCESS : NBO_ERR_ENGINE;
+    return rc;
+}
+
+static int user_set(const char *name)
+{
+    char nbo[64], ucx[64];
+    snprintf(nbo, sizeof(nbo), UCX_ENV_PREFIX "_UCX_%s", name);
+    snprintf(ucx, sizeof(ucx), "UCX_%s", name);
+    return getenv(nbo) || getenv(ucx);
 }
 
 /* libnbo's rendezvous threshold for the transports in ucx_g: TCP without
@@ -111,28 +121,52 @@ static int context_create_with(ucp_context_h *out, const char *rndv_thresh)
  * peer of the creating communicator shares this host (ucx_engine.h). */
 static const char *tcp_rndv_thresh(int all_remote)
 {
-    int user = getenv(UCX_ENV_PREFIX "_UCX_RNDV_THRESH") || getenv("UCX_RNDV_THRESH");
-    if (!ucx_g.have_tcp || ucx_g.have_rdma || user)
+    if (!ucx_g.have_tcp || ucx_g.have_rdma || user_set("RNDV_THRESH"))
         return NULL;
     return all_remote ? UCX_TCP_RNDV_REMOTE : UCX_TCP_RNDV_THRESH;
 }
 
+/* Does libnbo send through UCX's copy path (ucx_engine.h,
+ * UCX_TCP_COPY_SEG)?  TCP without RDMA, and the user set neither the
+ * zero-copy threshold nor tcp's segment size. */
+static int tcp_copy_path(void)
+{
+    return ucx_g.have_tcp && !ucx_g.have_rdma && !user_set("ZCOPY_THRESH") &&
+           !getenv("UCX_TCP_TX_SEG_SIZE");
+}
+
 /* The context as the user configured it (its transports left in ucx_g);
- * made again with tcp_rndv_thresh() when that applies. */
+ * made again with libnbo's TCP settings when they apply. */
 static int context_create(ucp_context_h *out, int all_remote)
 {
     ucx_g.rndv = NULL;
+    ucx_g.tcp_copy = 0;
     int rc = context_create_with(out, NULL);
     if (rc != NBO_SUCCESS)
         return rc;
     scan_transports(*out);
+    const char *set[8], **s = set;
     const char *thresh = tcp_rndv_thresh(all_remote);
-    if (!thresh)
+    if (thresh) {
+        *s++ = "RNDV_THRESH";
+        *s++ = thresh;
+    }
+    int copy = tcp_copy_path();
+    if (copy) {
+        *s++ = "ZCOPY_THRESH";
+        *s++ = "inf";
+        *s++ = "TX_SEG_SIZE"; /* a tcp setting: no other transport has it */
+        *s++ = UCX_TCP_COPY_SEG;
+    }
+    *s = NULL;
+    if (s == set)
         return rc;
     ucp_cleanup(*out);
-    rc = context_create_with(out, thresh);
-    if (rc == NBO_SUCCESS)
+    rc = context_create_with(out, set);
+    if (rc == NBO_SUCCESS) {
         ucx_g.rndv = thresh;
+        ucx_g.tcp_copy = copy;
+    }
     return rc;
 }
 
@@ -253,8 +287,10 @@ static void describe(char *detail, size_t len)
                                                       : ", eager at all sizes (peers remote)";
     else if (ucx_g.refs == 0 && tcp_rndv_thresh(0))
         rndv = ", rndv from " UCX_TCP_RNDV_THRESH " (eager when all peers are remote)";
-    snprintf(detail, len, "UCX %s, tl %s%s", ucp_get_version_string(),
-             ucx_g.tls[0] ? ucx_g.tls : "?", rndv);
+    int copy = ucx_g.refs > 0 ? ucx_g.tcp_copy : tcp_copy_path();
+    snprintf(detail, len, "UCX %s, tl %s%s%s", ucp_get_version_string(),
+             ucx_g.tls[0] ? ucx_g.tls : "?", rndv,
+             copy ? ", tcp copy path (" UCX_TCP_COPY_SEG " segments)" : "");
 }
 
 int ucx_engine_probe(char *detail, size_t len)

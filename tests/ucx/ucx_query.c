@@ -5,7 +5,9 @@
  * configured; and the rendezvous threshold libnbo sets on TCP without RDMA
  * exactly when the user set none: "rndv from 128K" with a peer on the same
  * host, "eager at all sizes" when every peer is on another host (the
- * cluster suite runs this program too); and a UCX value UCX
+ * cluster suite runs this program too); UCX's copy path ("tcp copy
+ * path") on TCP without RDMA exactly when the user set no zero-copy
+ * threshold and no tcp segment size; and a UCX value UCX
  * rejects (NBO_UCX_RNDV_THRESH=bogus) makes nbo_comm_create fail with
  * NBO_ERR_CONFIG, not a crash or a vague engine error.  And the first
  * nbo_comm_create, which starts UCX, leaves the caller's strtok loop alone.
@@ -59,6 +61,21 @@ static int check_rndv_default(const char *detail)
         return 0;
     fprintf(stderr, "rendezvous threshold: expected %s%s in \"%s\"\n", want ? "" : "none, UCX's own, not ",
             want ? expect : "libnbo's", detail);
+    return 1;
+}
+
+/* libnbo's copy path for TCP (UCX 1.13 aborts a survivor of a dead peer
+ * on its zero-copy tcp sends): in the detail exactly when the transports
+ * are tcp without rc/dc and the user left the zero-copy threshold and
+ * tcp's segment size alone. */
+static int check_copy_path(const char *detail)
+{
+    int user = getenv("NBO_UCX_ZCOPY_THRESH") || getenv("UCX_ZCOPY_THRESH") ||
+               getenv("UCX_TCP_TX_SEG_SIZE");
+    int want = has_transport(detail, "tcp", 0) && !has_rdma_transport(detail) && !user;
+    if (!!strstr(detail, "tcp copy path") == want)
+        return 0;
+    fprintf(stderr, "copy path: expected it %s in \"%s\"\n", want ? "named" : "absent", detail);
     return 1;
 }
 
@@ -146,6 +163,7 @@ int main(int argc, char **argv)
             bad = 1;
         }
         bad |= check_rndv_default(info.engine_detail);
+        bad |= check_copy_path(info.engine_detail);
         if (rank == 0)
             printf("engine %s, progress %s, caps 0x%x, detail \"%s\"\n", name,
                    nbo_progress_name(info.progress), info.engine_caps, info.engine_detail);
