@@ -54,7 +54,9 @@
 /* For a context whose transports are TCP without RDMA, libnbo sends
  * through UCX's copy path (ZCOPY_THRESH=inf), in tcp segments of this size
  * (UCX's default is 8 KiB; at most its 64 KiB receive segment), unless the
- * user sets NBO_UCX_ZCOPY_THRESH / UCX_ZCOPY_THRESH or UCX_TCP_TX_SEG_SIZE.
+ * user sets NBO_UCX_ZCOPY_THRESH / UCX_ZCOPY_THRESH (the segment size also
+ * gives way to UCX_TCP_TX_SEG_SIZE or UCX_TCP_RX_SEG_SIZE: TX may not
+ * exceed RX).
  * Why: UCX 1.13.1 completes a zero-copy tcp send twice when the socket
  * fails while the send's rest is pushed from progress (uct_tcp_ep_sendv:
  * the error handler's purge completes it, then sendv completes it again),
@@ -134,7 +136,7 @@ typedef struct ucx_shared {
     int            faulted;      /* an endpoint broke or was forced closed:
                                   * the worker is parked, not destroyed */
     const char    *rndv;         /* RNDV_THRESH libnbo set, NULL: UCX's own */
-    int            tcp_copy;     /* libnbo turned tcp zero-copy off */
+    int            tcp_copy;     /* tcp_copy_path() when the context was made */
     uint64_t       cids[UCX_MAX_COMMS / 64]; /* communicator ids in use */
     ucx_op_t      *done_head, *done_tail;    /* completed inside post() */
     ucx_op_t      *free_ops;

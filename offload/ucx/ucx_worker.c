@@ -126,13 +126,14 @@ static const char *tcp_rndv_thresh(int all_remote)
     return all_remote ? UCX_TCP_RNDV_REMOTE : UCX_TCP_RNDV_THRESH;
 }
 
-/* Does libnbo send through UCX's copy path (ucx_engine.h,
- * UCX_TCP_COPY_SEG)?  TCP without RDMA, and the user set neither the
- * zero-copy threshold nor tcp's segment size. */
+/* libnbo's copy path over TCP (ucx_engine.h, UCX_TCP_COPY_SEG): 0 off
+ * (RDMA, no tcp, or the user set a zero-copy threshold); 1 on, with the
+ * segment sizes the user gave tcp; 2 on, with libnbo's segment size. */
 static int tcp_copy_path(void)
 {
-    return ucx_g.have_tcp && !ucx_g.have_rdma && !user_set("ZCOPY_THRESH") &&
-           !getenv("UCX_TCP_TX_SEG_SIZE");
+    if (!ucx_g.have_tcp || ucx_g.have_rdma || user_set("ZCOPY_THRESH"))
+        return 0;
+    return getenv("UCX_TCP_TX_SEG_SIZE") || getenv("UCX_TCP_RX_SEG_SIZE") ? 1 : 2;
 }
 
 /* The context as the user configured it (its transports left in ucx_g);
@@ -155,6 +156,8 @@ static int context_create(ucp_context_h *out, int all_remote)
     if (copy) {
         *s++ = "ZCOPY_THRESH";
         *s++ = "inf";
+    }
+    if (copy == 2) {
         *s++ = "TX_SEG_SIZE"; /* a tcp setting: no other transport has it */
         *s++ = UCX_TCP_COPY_SEG;
     }
@@ -290,7 +293,8 @@ static void describe(char *detail, size_t len)
     int copy = ucx_g.refs > 0 ? ucx_g.tcp_copy : tcp_copy_path();
     snprintf(detail, len, "UCX %s, tl %s%s%s", ucp_get_version_string(),
              ucx_g.tls[0] ? ucx_g.tls : "?", rndv,
-             copy ? ", tcp copy path (" UCX_TCP_COPY_SEG " segments)" : "");
+             copy == 2 ? ", tcp copy path (" UCX_TCP_COPY_SEG " segments)"
+             : copy ? ", tcp copy path" : "");
 }
 
 int ucx_engine_probe(char *detail, size_t len)

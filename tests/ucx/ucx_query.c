@@ -7,7 +7,7 @@
  * host, "eager at all sizes" when every peer is on another host (the
  * cluster suite runs this program too); UCX's copy path ("tcp copy
  * path") on TCP without RDMA exactly when the user set no zero-copy
- * threshold and no tcp segment size; and a UCX value UCX
+ * threshold; and a UCX value UCX
  * rejects (NBO_UCX_RNDV_THRESH=bogus) makes nbo_comm_create fail with
  * NBO_ERR_CONFIG, not a crash or a vague engine error.  And the first
  * nbo_comm_create, which starts UCX, leaves the caller's strtok loop alone.
@@ -66,14 +66,15 @@ static int check_rndv_default(const char *detail)
 
 /* libnbo's copy path for TCP (UCX 1.13 aborts a survivor of a dead peer
  * on its zero-copy tcp sends): in the detail exactly when the transports
- * are tcp without rc/dc and the user left the zero-copy threshold and
- * tcp's segment size alone. */
+ * are tcp without rc/dc and the user left the zero-copy threshold alone,
+ * with libnbo's 64 KiB segments unless the user sized tcp's segments. */
 static int check_copy_path(const char *detail)
 {
-    int user = getenv("NBO_UCX_ZCOPY_THRESH") || getenv("UCX_ZCOPY_THRESH") ||
-               getenv("UCX_TCP_TX_SEG_SIZE");
+    int user = getenv("NBO_UCX_ZCOPY_THRESH") || getenv("UCX_ZCOPY_THRESH");
+    int user_seg = getenv("UCX_TCP_TX_SEG_SIZE") || getenv("UCX_TCP_RX_SEG_SIZE");
     int want = has_transport(detail, "tcp", 0) && !has_rdma_transport(detail) && !user;
-    if (!!strstr(detail, "tcp copy path") == want)
+    int seg = !!strstr(detail, "tcp copy path (64K segments)");
+    if (!!strstr(detail, "tcp copy path") == want && seg == (want && !user_seg))
         return 0;
     fprintf(stderr, "copy path: expected it %s in \"%s\"\n", want ? "named" : "absent", detail);
     return 1;
