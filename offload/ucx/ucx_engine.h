@@ -136,7 +136,6 @@ typedef struct ucx_shared {
     int            faulted;      /* an endpoint broke or was forced closed:
                                   * the worker is parked, not destroyed */
     const char    *rndv;         /* RNDV_THRESH libnbo set, NULL: UCX's own */
-    int            tcp_copy;     /* tcp_copy_path() when the context was made */
     uint64_t       cids[UCX_MAX_COMMS / 64]; /* communicator ids in use */
     ucx_op_t      *done_head, *done_tail;    /* completed inside post() */
     ucx_op_t      *free_ops;

@@ -141,7 +141,6 @@ static int tcp_copy_path(void)
 static int context_create(ucp_context_h *out, int all_remote)
 {
     ucx_g.rndv = NULL;
-    ucx_g.tcp_copy = 0;
     int rc = context_create_with(out, NULL);
     if (rc != NBO_SUCCESS)
         return rc;
@@ -166,10 +165,8 @@ static int context_create(ucp_context_h *out, int all_remote)
         return rc;
     ucp_cleanup(*out);
     rc = context_create_with(out, set);
-    if (rc == NBO_SUCCESS) {
+    if (rc == NBO_SUCCESS)
         ucx_g.rndv = thresh;
-        ucx_g.tcp_copy = copy;
-    }
     return rc;
 }
 
@@ -290,7 +287,7 @@ static void describe(char *detail, size_t len)
                                                       : ", eager at all sizes (peers remote)";
     else if (ucx_g.refs == 0 && tcp_rndv_thresh(0))
         rndv = ", rndv from " UCX_TCP_RNDV_THRESH " (eager when all peers are remote)";
-    int copy = ucx_g.refs > 0 ? ucx_g.tcp_copy : tcp_copy_path();
+    int copy = tcp_copy_path(); /* from the transports and the environment */
     snprintf(detail, len, "UCX %s, tl %s%s%s", ucp_get_version_string(),
              ucx_g.tls[0] ? ucx_g.tls : "?", rndv,
              copy == 2 ? ", tcp copy path (" UCX_TCP_COPY_SEG " segments)"
