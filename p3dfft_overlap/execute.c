@@ -13,6 +13,13 @@
  * half of init_exchange_col); z = column unpack and Z-FFT
  * (complete_exchange_col after its wait).  Buffer set j % 2 carries
  * variable j, so the exchange of j runs while j+1 computes.
+ *
+ * p3o_roundtrip runs both legs as one stream of 2 nv steps (forward 1..nv,
+ * then backward 1..nv, the spectral op right after each forward z): the
+ * first backward exchange starts while the last forward one still flies,
+ * so only the first xy and the last yx are left without an exchange to
+ * hide behind, where separate calls leave four such stages and the work
+ * between the calls.
  */
 #include "p3o_internal.h"
 
@@ -97,105 +104,185 @@ typedef struct stages {
     size_t in_bytes, out_bytes; /* per variable */
 } stages_t;
 
-static int blocking(struct p3o_plan *p, const stages_t *s, const char *in, char *out)
+/*
+ * A call is a stream of steps, one column exchange each: step i is variable
+ * i % nv of leg i / nv.  p3o_forward and p3o_backward have one leg (nv
+ * steps), p3o_roundtrip two (2 nv), so its backward exchanges queue right
+ * behind the forward ones and the link does not idle between the legs.
+ */
+typedef struct stream {
+    const stages_t *leg[2];
+    const char *in[2];
+    char *out[2];
+    int steps;
+    p3o_spectral_fn op; /* roundtrip: on each spectrum between the legs */
+    void *arg;
+} stream_t;
+
+static const stages_t *step_leg(const struct p3o_plan *p, const stream_t *st, int i)
 {
-    for (int v = 0; v < p->nv; v++) {
-        int rc = s->first(p, in + (size_t)v * s->in_bytes, 0);
+    return st->leg[i / p->nv];
+}
+
+static int step_first(struct p3o_plan *p, const stream_t *st, int i, int k)
+{
+    const stages_t *s = step_leg(p, st, i);
+    return s->first(p, st->in[i / p->nv] + (size_t)(i % p->nv) * s->in_bytes, k);
+}
+
+/* The step's second half; after a forward step of a round trip, the op on
+ * the finished spectrum (GPU plans: once the stream has written it). */
+static int step_second(struct p3o_plan *p, const stream_t *st, int i, int k)
+{
+    const stages_t *s = step_leg(p, st, i);
+    const int v = i % p->nv;
+    char *out = st->out[i / p->nv] + (size_t)v * s->out_bytes;
+    int rc = s->second(p, k, out);
+    if (rc == P3O_SUCCESS && st->op && i < p->nv) {
+        if (p->gpu)
+            gpu_settle(p);
+        if (p->gpu_rc)
+            return p->gpu_rc;
+        st->op(out, v, st->arg);
+    }
+    return rc;
+}
+
+static int blocking(struct p3o_plan *p, const stream_t *st)
+{
+    for (int i = 0; i < st->steps; i++) {
+        int rc = step_first(p, st, i, 0);
         if (rc == P3O_SUCCESS)
-            TIMED(p->t.col_comm, rc = p3o_col_exchange(p, s->dir, 0));
+            TIMED(p->t.col_comm, rc = p3o_col_exchange(p, step_leg(p, st, i)->dir, 0));
         if (rc == P3O_SUCCESS)
-            rc = s->second(p, 0, out + (size_t)v * s->out_bytes);
+            rc = step_second(p, st, i, 0);
         if (rc)
             return rc;
     }
     return P3O_SUCCESS;
 }
 
-static int col_start_timed(struct p3o_plan *p, int dir, int k, int *active)
+/* busy[k]: the direction of the exchange in flight on set k, or -1. */
+static int col_start_timed(struct p3o_plan *p, int dir, int k, int *busy)
 {
     int rc;
     TIMED(p->t.col_comm, rc = p3o_col_start(p, dir, k));
-    active[k] = rc == P3O_SUCCESS;
+    busy[k] = rc == P3O_SUCCESS ? dir : -1;
     return rc;
 }
 
-static int col_wait_timed(struct p3o_plan *p, int dir, int k, int *active)
+static int col_wait_timed(struct p3o_plan *p, int k, int *busy)
 {
     int rc;
     double t0 = MPI_Wtime();
-    rc = p3o_col_wait(p, dir, k);
+    rc = p3o_col_wait(p, busy[k], k);
     double dt = MPI_Wtime() - t0;
     p->t.wait += dt;
     p->t.col_comm += dt;
-    active[k] = 0;
+    busy[k] = -1;
     return rc;
 }
 
-static int pipelined(struct p3o_plan *p, const stages_t *s, const char *in, char *out)
+/* Step i uses buffer set i % 2; its exchange flies while step i+1 computes
+ * its first half and is waited for only after step i+1's has started. */
+static int pipelined(struct p3o_plan *p, const stream_t *st)
 {
-    int active[2] = {0, 0};
-    int rc = s->first(p, in, 0);
+    int busy[2] = {-1, -1};
+    int rc = step_first(p, st, 0, 0);
     if (rc == P3O_SUCCESS)
-        rc = col_start_timed(p, s->dir, 0, active);
-    for (int j = 1; j < p->nv && rc == P3O_SUCCESS; j++) {
-        int cur = j & 1, prev = cur ^ 1;
-        rc = s->first(p, in + (size_t)j * s->in_bytes, cur);
+        rc = col_start_timed(p, step_leg(p, st, 0)->dir, 0, busy);
+    for (int i = 1; i < st->steps && rc == P3O_SUCCESS; i++) {
+        int cur = i & 1, prev = cur ^ 1;
+        rc = step_first(p, st, i, cur);
         if (rc == P3O_SUCCESS)
-            rc = col_start_timed(p, s->dir, cur, active);
+            rc = col_start_timed(p, step_leg(p, st, i)->dir, cur, busy);
         if (rc == P3O_SUCCESS)
-            rc = col_wait_timed(p, s->dir, prev, active);
+            rc = col_wait_timed(p, prev, busy);
         if (rc == P3O_SUCCESS)
-            rc = s->second(p, prev, out + (size_t)(j - 1) * s->out_bytes);
+            rc = step_second(p, st, i - 1, prev);
     }
     if (rc == P3O_SUCCESS) {
-        int last = (p->nv - 1) & 1;
-        rc = col_wait_timed(p, s->dir, last, active);
+        int last = (st->steps - 1) & 1;
+        rc = col_wait_timed(p, last, busy);
         if (rc == P3O_SUCCESS)
-            rc = s->second(p, last, out + (size_t)(p->nv - 1) * s->out_bytes);
+            rc = step_second(p, st, st->steps - 1, last);
     }
     /* After a failure, complete what is still in flight: the buffers must
      * not be reused under a running exchange. */
     for (int k = 0; k < 2; k++)
-        if (active[k])
-            col_wait_timed(p, s->dir, k, active);
+        if (busy[k] >= 0)
+            col_wait_timed(p, k, busy);
     return rc;
 }
 
-static int run(p3o_plan_t plan, const stages_t *s, const void *in, void *out)
+static int run(struct p3o_plan *p, const stream_t *st)
 {
-    struct p3o_plan *p = p3o_plan_check(plan);
-    if (!p)
-        return p3o_fail(P3O_ERR_PLAN, "not a valid p3o plan");
-    if (!in || !out)
-        return p3o_fail(P3O_ERR_ARG, "%s buffer is NULL", !in ? "input" : "output");
-    if (p->gpu && (!p3o_cuda_is_device(in) || !p3o_cuda_is_device(out)))
-        return p3o_fail(P3O_ERR_ARG, "a device plan needs CUDA device (or managed) memory: the %s "
-                        "buffer is host memory", !p3o_cuda_is_device(in) ? "input" : "output");
+    for (int l = 0; l < st->steps / p->nv; l++) {
+        if (!st->in[l] || !st->out[l])
+            return p3o_fail(P3O_ERR_ARG, "%s buffer is NULL", !st->in[l] ? "input" : "output");
+        if (p->gpu && (!p3o_cuda_is_device(st->in[l]) || !p3o_cuda_is_device(st->out[l])))
+            return p3o_fail(P3O_ERR_ARG, "a device plan needs CUDA device (or managed) memory: "
+                            "the %s buffer is host memory",
+                            !p3o_cuda_is_device(st->in[l]) ? "input" : "output");
+    }
     p->gpu_rc = P3O_SUCCESS;
     double t0 = MPI_Wtime();
-    int rc = p->mode == P3O_BLOCKING ? blocking(p, s, in, out) : pipelined(p, s, in, out);
+    int rc = p->mode == P3O_BLOCKING ? blocking(p, st) : pipelined(p, st);
     if (p->gpu) {
         gpu_settle(p); /* the last stage's results are in out */
         if (rc == P3O_SUCCESS)
             rc = p->gpu_rc;
     }
     p->t.total += MPI_Wtime() - t0;
-    p->t.calls++;
+    p->t.calls += st->steps / p->nv;
     return rc;
+}
+
+static stages_t forward_stages(const struct p3o_plan *p)
+{
+    return (stages_t){.dir = P3O_FWD, .first = fwd_xy, .second = fwd_z,
+                      .in_bytes = p->n_real * p->rs, .out_bytes = p->n_cz * p->es};
+}
+
+static stages_t backward_stages(const struct p3o_plan *p)
+{
+    return (stages_t){.dir = P3O_BWD, .first = bwd_z, .second = bwd_yx,
+                      .in_bytes = p->n_cz * p->es, .out_bytes = p->n_real * p->rs};
 }
 
 int p3o_forward(p3o_plan_t plan, const void *in, void *out)
 {
     struct p3o_plan *p = p3o_plan_check(plan);
-    stages_t s = {.dir = P3O_FWD, .first = fwd_xy, .second = fwd_z,
-                  .in_bytes = p ? p->n_real * p->rs : 0, .out_bytes = p ? p->n_cz * p->es : 0};
-    return run(plan, &s, in, out);
+    if (!p)
+        return p3o_fail(P3O_ERR_PLAN, "not a valid p3o plan");
+    stages_t s = forward_stages(p);
+    stream_t st = {.leg = {&s}, .in = {in}, .out = {out}, .steps = p->nv};
+    return run(p, &st);
 }
 
 int p3o_backward(p3o_plan_t plan, const void *in, void *out)
 {
     struct p3o_plan *p = p3o_plan_check(plan);
-    stages_t s = {.dir = P3O_BWD, .first = bwd_z, .second = bwd_yx,
-                  .in_bytes = p ? p->n_cz * p->es : 0, .out_bytes = p ? p->n_real * p->rs : 0};
-    return run(plan, &s, in, out);
+    if (!p)
+        return p3o_fail(P3O_ERR_PLAN, "not a valid p3o plan");
+    stages_t s = backward_stages(p);
+    stream_t st = {.leg = {&s}, .in = {in}, .out = {out}, .steps = p->nv};
+    return run(p, &st);
+}
+
+int p3o_roundtrip(p3o_plan_t plan, const void *in, void *spec, void *out, p3o_spectral_fn op,
+                  void *arg)
+{
+    struct p3o_plan *p = p3o_plan_check(plan);
+    if (!p)
+        return p3o_fail(P3O_ERR_PLAN, "not a valid p3o plan");
+    if (!spec)
+        return p3o_fail(P3O_ERR_ARG, "spectrum buffer is NULL");
+    if (p->gpu && !p3o_cuda_is_device(spec))
+        return p3o_fail(P3O_ERR_ARG, "a device plan needs CUDA device (or managed) memory: "
+                        "the spectrum buffer is host memory");
+    stages_t f = forward_stages(p), b = backward_stages(p);
+    stream_t st = {.leg = {&f, &b}, .in = {in, spec}, .out = {spec, out}, .steps = 2 * p->nv,
+                   .op = op, .arg = arg};
+    return run(p, &st);
 }

@@ -9,6 +9,8 @@
  *                       (mode PIPELINED_NBO) the libnbo persistent requests
  *   p3o_forward()       collective: nv real X-pencils -> nv complex Z-pencils
  *   p3o_backward()      collective: nv complex Z-pencils -> nv real X-pencils
+ *   p3o_roundtrip()     collective: forward, a spectral operation on each
+ *                       variable, backward, as one pipeline
  *   p3o_plan_destroy()  collective
  *
  * Transforms are unnormalised, as FFTW's: backward(forward(u)) equals
@@ -197,6 +199,33 @@ int p3o_forward(p3o_plan_t plan, const void *in, void *out);
  * modified.  in and out must not overlap. */
 int p3o_backward(p3o_plan_t plan, const void *in, void *out);
 
+/*
+ * The spectral operation of p3o_roundtrip: called on the calling rank once
+ * per variable v, in order v = 0 .. nv-1, with spectrum = that variable's
+ * complete complex Z-pencil (layout above; its coordinates from
+ * p3o_local_sizes), before its backward transform starts.  It may change
+ * the spectrum in place (a derivative, a filter, a normalisation) and must
+ * not call p3o functions on the plan.  GPU plans: spectrum is device memory,
+ * the plan's stream has finished writing it, and the op must have finished
+ * its own GPU work on it when it returns.
+ */
+typedef void (*p3o_spectral_fn)(void *spectrum, int v, void *arg);
+
+/*
+ * Collective.  A spectral solver's step: p3o_forward(in -> spec), op on
+ * each variable's spectrum, p3o_backward(spec -> out), with the same
+ * results.  In the pipelined modes both directions form one pipeline: the
+ * backward column transposes of the first variables start while those of
+ * the last ones still go forward, and op runs while exchanges fly, so the
+ * network does not idle between the two directions.  op may be NULL
+ * (nothing between the legs).  spec holds the forward transforms after op
+ * on return.  spec must overlap neither in nor out; in and out may be the
+ * same buffer (in is read before out is written).  Counts as two calls in
+ * the timers.
+ */
+int p3o_roundtrip(p3o_plan_t plan, const void *in, void *spec, void *out, p3o_spectral_fn op,
+                  void *arg);
+
 /* ------------------------------------------------------------- geometry */
 
 /*
@@ -238,9 +267,12 @@ int p3o_nbo_comm(p3o_plan_t plan, nbo_comm_t *comm);
  *                        MPI_Alltoallv, or start + wait of the non-blocking
  *                        one (so col_comm - wait is the cost of starting)
  *   wait                 pipelined modes: time blocked in MPI_Wait / nbo_wait
- *   total                wall time inside p3o_forward / p3o_backward
- *   calls                number of p3o_forward + p3o_backward calls
- * Whatever total has beyond the named stages is loop overhead.
+ *   total                wall time inside p3o_forward / p3o_backward /
+ *                        p3o_roundtrip
+ *   calls                number of p3o_forward + p3o_backward calls, a
+ *                        p3o_roundtrip counting as two
+ * Whatever total has beyond the named stages is loop overhead (and the
+ * roundtrip's spectral operation).
  */
 typedef struct p3o_timers {
     double fft_x, fft_y, fft_z;

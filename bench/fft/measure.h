@@ -1,7 +1,9 @@
 /*
  * measure.h - one benchmark measurement: a plan in one mode (and libnbo
  * engine), warmed up, then timed over iterations of P3DFFT's test_sine
- * loop (forward, normalise, backward of nv variables).
+ * loop (forward, normalise, backward of nv variables): two calls and a
+ * normalisation between them, or one p3o_roundtrip whose spectral op
+ * normalises each variable.
  */
 #ifndef P3O_BENCH_MEASURE_H
 #define P3O_BENCH_MEASURE_H
@@ -14,6 +16,7 @@ typedef struct variant {
     p3o_mode_t        mode;
     int               set_engine;  /* 0: libnbo engine from NBO_ENGINE / auto */
     nbo_engine_kind_t engine;
+    int               roundtrip;   /* p3o_roundtrip instead of forward + backward */
 } variant_t;
 
 typedef struct setup {

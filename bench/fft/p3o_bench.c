@@ -4,12 +4,17 @@
  * grid sizes, blocking vs pipelined over MPI_Ialltoallv vs pipelined over
  * libnbo (one column per engine asked for), with the improvement and the
  * ideal bound from the blocking run's own timers (formula in report.h).
+ * roundtrip_mpi / roundtrip_nbo: the same pipelines, each iteration one
+ * p3o_roundtrip (its spectral op normalises), so the backward exchanges
+ * queue behind the forward ones; roundtrip_blocking is forward + op +
+ * backward one variable after another, the same work as blocking.
  *
  * Everything comes from argv (and libnbo's NBO_* variables), so the same
  * command runs under plain mpiexec on one host or on the emulated cluster.
  *
  *   mpiexec -n 2 p3o_bench [--sizes 64,96,128x128x64] [--nv 4] [--iters 3]
- *       [--warmup 1] [--reps 3] [--modes blocking,pipelined_mpi,pipelined_nbo]
+ *       [--warmup 1] [--reps 3]
+ *       [--modes blocking,pipelined_mpi,pipelined_nbo,roundtrip_nbo]
  *       [--engines mpi,ucx] [--precision double|single] [--grid RxC]
  *       [--planner measure|estimate|patient] [--csv FILE] [--demo]
  *
@@ -38,7 +43,8 @@ static int usage(int rank)
     if (rank == 0)
         fprintf(stderr,
                 "usage: p3o_bench [--sizes N|NXxNYxNZ,...] [--nv N] [--iters N] [--warmup N]\n"
-                "                 [--reps N] [--modes blocking,pipelined_mpi,pipelined_nbo]\n"
+                "                 [--reps N] [--modes blocking,pipelined_mpi,pipelined_nbo,\n"
+                "                                     roundtrip_mpi,roundtrip_nbo,...]\n"
                 "                 [--engines auto,mpi,ucx,verbs] [--precision double|single]\n"
                 "                 [--grid RxC] [--planner measure|estimate|patient]\n"
                 "                 [--csv FILE] [--demo]\n");
@@ -72,13 +78,29 @@ static int parse_engine(const char *name, nbo_engine_kind_t *kind)
     return -1;
 }
 
-/* Modes in order; pipelined_nbo expands into one variant per engine. */
+/* "roundtrip_mpi" / "roundtrip_nbo": the pipelined mode, one p3o_roundtrip
+ * call per iteration. */
+static int parse_mode(const char *name, p3o_mode_t *mode, int *roundtrip)
+{
+    static const char rt[] = "roundtrip_";
+    char full[64];
+    *roundtrip = strncmp(name, rt, sizeof(rt) - 1) == 0;
+    if (*roundtrip)
+        snprintf(full, sizeof(full), "pipelined_%s", name + sizeof(rt) - 1);
+    else
+        snprintf(full, sizeof(full), "%s", name);
+    return p3o_mode_from_name(full, mode) == P3O_SUCCESS ? 0 : -1;
+}
+
+/* Modes in order; pipelined_nbo and roundtrip_nbo expand into one variant
+ * per engine. */
 static int parse_variants(config_t *c, char *modes, char *engines)
 {
     c->nvariants = 0;
     for (char *sp = NULL, *t = strtok_r(modes, ",", &sp); t; t = strtok_r(NULL, ",", &sp)) {
         p3o_mode_t mode;
-        if (p3o_mode_from_name(t, &mode) != P3O_SUCCESS)
+        int roundtrip;
+        if (parse_mode(t, &mode, &roundtrip) != 0)
             return -1;
         char list[128];
         snprintf(list, sizeof(list), "%s", mode == P3O_PIPELINED_NBO && engines ? engines : "");
@@ -89,6 +111,7 @@ static int parse_variants(config_t *c, char *modes, char *engines)
             variant_t *v = &c->variants[c->nvariants++];
             memset(v, 0, sizeof(*v));
             v->mode = mode;
+            v->roundtrip = roundtrip;
             snprintf(v->name, sizeof(v->name), "%s", t);
             if (e) {
                 if (parse_engine(e, &v->engine) != 0)
@@ -103,7 +126,8 @@ static int parse_variants(config_t *c, char *modes, char *engines)
 
 static int parse(int argc, char **argv, config_t *c)
 {
-    char sizes[256] = "64,96,128", modes[128] = "blocking,pipelined_mpi,pipelined_nbo";
+    char sizes[256] = "64,96,128";
+    char modes[128] = "blocking,pipelined_mpi,pipelined_nbo,roundtrip_nbo";
     char engines[128] = "";
     memset(c, 0, sizeof(*c));
     c->base = (setup_t){.nv = 4, .prec = P3O_DOUBLE, .planner = P3O_PLANNER_MEASURE,

@@ -12,10 +12,13 @@ typedef struct derived {
     double of_ideal, comm_share;  /* percent */
 } derived_t;
 
+/* The baseline: blocking, as separate forward and backward calls. */
+static int is_baseline(const variant_t *v) { return v->mode == P3O_BLOCKING && !v->roundtrip; }
+
 static const bench_row_t *baseline(const bench_row_t *group, int nvariants)
 {
     for (int i = 0; i < nvariants; i++)
-        if (group[i].v.mode == P3O_BLOCKING && group[i].m.ok)
+        if (is_baseline(&group[i].v) && group[i].m.ok)
             return &group[i];
     return NULL;
 }
@@ -49,7 +52,7 @@ void report_summary(FILE *f, const bench_row_t *rows, int nsizes, int nvariants,
         fprintf(f, " %s (s) |", rows[i].v.name);
     fprintf(f, " ideal (s) | col comm share |");
     for (int i = 0; i < nvariants; i++)
-        if (rows[i].v.mode != P3O_BLOCKING)
+        if (!is_baseline(&rows[i].v))
             fprintf(f, " %s gain |", rows[i].v.name);
     fprintf(f, " ideal gain |");
     for (int i = 0; i < nvariants; i++)
@@ -58,7 +61,7 @@ void report_summary(FILE *f, const bench_row_t *rows, int nsizes, int nvariants,
     fprintf(f, "\n|");
     int ncols = 3 + nvariants + 2 + 1;
     for (int i = 0; i < nvariants; i++)
-        ncols += (rows[i].v.mode != P3O_BLOCKING) + (rows[i].v.mode == P3O_PIPELINED_NBO);
+        ncols += (!is_baseline(&rows[i].v)) + (rows[i].v.mode == P3O_PIPELINED_NBO);
     for (int i = 0; i < ncols; i++)
         fprintf(f, " --- |");
     fprintf(f, "\n");
@@ -77,7 +80,7 @@ void report_summary(FILE *f, const bench_row_t *rows, int nsizes, int nvariants,
         derived_t b = derive(base ? base : grp, base);
         b.have ? fprintf(f, " %.4f | %.0f %% |", b.ideal, b.comm_share) : fprintf(f, " - | - |");
         for (int i = 0; i < nvariants; i++) {
-            if (grp[i].v.mode == P3O_BLOCKING)
+            if (is_baseline(&grp[i].v))
                 continue;
             derived_t d = derive(&grp[i], base);
             d.have ? fprintf(f, " %.1f %% |", d.improvement) : fprintf(f, " - |");
@@ -113,9 +116,9 @@ void report_details(FILE *f, const bench_row_t *rows, int nsizes, int nvariants,
             const p3o_timers_t *t = &r->m.t;
             fprintf(f, "| %s | %s | %s / %s | %.4f |", name, r->v.name, r->m.engine, r->m.progress,
                     r->m.time);
-            if (d.have && d.hideable && r->v.mode != P3O_BLOCKING)
+            if (d.have && d.hideable && !is_baseline(&r->v))
                 fprintf(f, " %.1f %% | %.0f %% |", d.improvement, d.of_ideal);
-            else if (d.have && r->v.mode != P3O_BLOCKING)
+            else if (d.have && !is_baseline(&r->v))
                 fprintf(f, " %.1f %% | - |", d.improvement);
             else
                 fprintf(f, " - | - |");

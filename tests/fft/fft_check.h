@@ -38,6 +38,8 @@ void fft_fill(const p3o_local_t *l, void *real, fft_field_t f);
 double fft_real_at(const p3o_local_t *l, const void *real, int v, size_t i);
 double complex fft_complex_at(const p3o_local_t *l, const void *cplx, int v, size_t i);
 void fft_complex_scale(const p3o_local_t *l, void *cplx, double s);
+/* The same on one variable's spectrum (as p3o_roundtrip's op gets it). */
+void fft_complex_scale_one(const p3o_local_t *l, void *spectrum, double s);
 
 /* Max over this rank of |real - field| / amplitude (real: the backward
  * transform of the normalised spectrum). */
@@ -45,6 +47,8 @@ double fft_roundtrip_error(const p3o_local_t *l, const void *real, fft_field_t f
 
 /* Max over this rank of |U - exact| / (nx ny nz amplitude) for fft_sine. */
 double fft_sine_spectrum_error(const p3o_local_t *l, const void *cplx);
+/* The same for variable v alone, spectrum pointing at its Z-pencil. */
+double fft_sine_spectrum_error_of(const p3o_local_t *l, const void *spectrum, int v);
 
 /*
  * Collective: gather every rank's Z-pencils of variable v on rank 0,

@@ -121,6 +121,8 @@ static void execution_cases(void)
     expect("p3o_backward(NULL plan)", p3o_backward(NULL, in, out), P3O_ERR_PLAN);
     p3o_plan_t bogus = (p3o_plan_t)in; /* not a plan: the magic does not match */
     expect("p3o_forward(bogus plan)", p3o_forward(bogus, in, out), P3O_ERR_PLAN);
+    expect("p3o_roundtrip(NULL plan)", p3o_roundtrip(NULL, in, out, in, NULL, NULL),
+           P3O_ERR_PLAN);
     expect("p3o_local_sizes(NULL plan)", p3o_local_sizes(NULL, &l), P3O_ERR_PLAN);
     expect("p3o_timers(NULL plan)", p3o_timers(NULL, &t), P3O_ERR_PLAN);
     p3o_plan_t none = NULL;
@@ -139,6 +141,12 @@ static void execution_cases(void)
     p3o_local_sizes(plan, &l);
     expect("p3o_forward(in = NULL)", p3o_forward(plan, NULL, out), P3O_ERR_ARG);
     expect("p3o_backward(out = NULL)", p3o_backward(plan, in, NULL), P3O_ERR_ARG);
+    expect("p3o_roundtrip(in = NULL)", p3o_roundtrip(plan, NULL, out, in, NULL, NULL),
+           P3O_ERR_ARG);
+    expect("p3o_roundtrip(spec = NULL)", p3o_roundtrip(plan, in, NULL, in, NULL, NULL),
+           P3O_ERR_ARG);
+    expect("p3o_roundtrip(out = NULL)", p3o_roundtrip(plan, in, out, NULL, NULL, NULL),
+           P3O_ERR_ARG);
     expect("p3o_local_sizes(local = NULL)", p3o_local_sizes(plan, NULL), P3O_ERR_ARG);
     expect("p3o_timers(timers = NULL)", p3o_timers(plan, NULL), P3O_ERR_ARG);
 

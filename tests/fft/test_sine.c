@@ -11,8 +11,14 @@
  *              Z-pencils must tile the half spectrum exactly once); the
  *              spectrum also against the first mode's (modes must agree to
  *              rounding); then the normalised round trip.
+ *   3. roundtrip: p3o_roundtrip of the sine with an op that checks each
+ *              variable's spectrum against the exact one when it is
+ *              handed over (so it must be complete), that variables come
+ *              in order, and normalises; then the output against the
+ *              input, once into a separate buffer and once in place
+ *              (in == out).
  *   Also: forward and backward leave their input untouched, and the timers
- *   count the calls.
+ *   count the calls (a roundtrip as two).
  * Bounds: 1e-12 in double, 1e-5 in single (fft_check.h).  Sizes >= 3 (the
  * exact sine spectrum needs k = 1 and k = n-1 to differ).
  *
@@ -87,9 +93,48 @@ static size_t complex_bytes(const p3o_local_t *l)
 
 typedef struct result {
     double sine_spec, sine_trip, rand_serial, rand_modes, rand_trip;
+    double trip_spec, trip_out, trip_inplace; /* 3. roundtrip */
+    int trip_order_ok;
     int untouched, timers_ok;
     int row, col;
 } result_t;
+
+/* The op of p3o_roundtrip in test 3: check, then normalise. */
+typedef struct trip_check {
+    const p3o_local_t *l;
+    int next_v, order_ok;
+    double spec_err;
+} trip_check_t;
+
+static void trip_op(void *spectrum, int v, void *arg)
+{
+    trip_check_t *c = arg;
+    c->order_ok &= v == c->next_v++;
+    double e = fft_sine_spectrum_error_of(c->l, spectrum, v);
+    c->spec_err = fmax(c->spec_err, e);
+    fft_complex_scale_one(c->l, spectrum, 1.0 / ((double)c->l->nx * c->l->ny * c->l->nz));
+}
+
+/* 3.  Returns the first failing call's code. */
+static int roundtrip_case(MPI_Comm comm, p3o_plan_t plan, const p3o_local_t *l, void *in,
+                          void *spec, void *back, result_t *r)
+{
+    trip_check_t c = {.l = l, .order_ok = 1};
+    fft_fill(l, in, fft_sine);
+    memset(back, 0, l->real_count * (size_t)l->nv * real_size(l));
+    int rc = p3o_roundtrip(plan, in, spec, back, trip_op, &c);
+    r->trip_out = max_over(fft_roundtrip_error(l, back, fft_sine), comm);
+    int ok1 = c.order_ok && c.next_v == l->nv;
+    c = (trip_check_t){.l = l, .order_ok = 1};
+    if (rc == P3O_SUCCESS)
+        rc = p3o_roundtrip(plan, in, spec, in, trip_op, &c); /* in place */
+    r->trip_inplace = max_over(fft_roundtrip_error(l, in, fft_sine), comm);
+    int ok = ok1 && c.order_ok && c.next_v == l->nv, all;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
+    r->trip_order_ok = all;
+    r->trip_spec = max_over(c.spec_err, comm);
+    return rc;
+}
 
 /* Max |a - b| over the local spectra, relative to max |a|. */
 static double spectrum_diff(const p3o_local_t *l, const void *a, const void *b)
@@ -165,10 +210,15 @@ static int run_case(MPI_Comm comm, const opts_t *o, p3o_precision_t prec, p3o_mo
         rc = p3o_backward(plan, spec, back);
     r->rand_trip = max_over(fft_roundtrip_error(&l, back, fft_random), comm);
 
+    /* 3. roundtrip */
+    int trip_rc = roundtrip_case(comm, plan, &l, in, spec, back, r);
+    if (rc == P3O_SUCCESS)
+        rc = trip_rc;
+
     p3o_timers_t t;
     p3o_timers(plan, &t);
     double stages = t.fft_x + t.fft_y + t.fft_z + t.row + t.col_local + t.col_comm;
-    r->timers_ok = t.calls == 4 && t.total > 0 && stages <= t.total * 1.001 + 1e-6 &&
+    r->timers_ok = t.calls == 8 && t.total > 0 && stages <= t.total * 1.001 + 1e-6 &&
                    t.wait <= t.col_comm + 1e-9 && (mode != P3O_BLOCKING || t.wait == 0);
     int all_untouched;
     MPI_Allreduce(&untouched, &all_untouched, 1, MPI_INT, MPI_MIN, comm);
@@ -245,14 +295,17 @@ int main(int argc, char **argv)
             int rc = run_case(MPI_COMM_WORLD, &o, prec, mode, &first, &r);
             int ok = rc == P3O_SUCCESS && r.sine_spec <= tol && r.sine_trip <= tol &&
                      r.rand_serial >= 0 && r.rand_serial <= tol && r.rand_modes <= tol &&
-                     r.rand_trip <= tol && r.untouched && r.timers_ok;
+                     r.rand_trip <= tol && r.trip_spec <= tol && r.trip_out <= tol &&
+                     r.trip_inplace <= tol && r.trip_order_ok && r.untouched && r.timers_ok;
             failed |= !ok;
             if (rank == 0)
                 printf("P=%d grid %dx%d %dx%dx%d nv=%d %-6s %-13s sine: spectrum %.2e round trip %.2e | "
                        "random: vs serial FFTW %.2e vs first mode %.2e round trip %.2e | "
+                       "roundtrip: spectrum %.2e out %.2e in place %.2e order %s | "
                        "input kept %s timers %s (bound %.0e) %s\n",
                        P, r.row, r.col, o.nx, o.ny, o.nz, o.nv, pn, mn, r.sine_spec, r.sine_trip, r.rand_serial,
-                       r.rand_modes, r.rand_trip, r.untouched ? "yes" : "NO",
+                       r.rand_modes, r.rand_trip, r.trip_spec, r.trip_out, r.trip_inplace,
+                       r.trip_order_ok ? "ok" : "BAD", r.untouched ? "yes" : "NO",
                        r.timers_ok ? "ok" : "BAD", tol, ok ? "PASS" : "FAIL");
         }
         free(first);
