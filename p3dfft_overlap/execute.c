@@ -282,6 +282,16 @@ int p3o_roundtrip(p3o_plan_t plan, const void *in, void *spec, void *out, p3o_sp
         return p3o_fail(P3O_ERR_ARG, "a device plan needs CUDA device (or managed) memory: "
                         "the spectrum buffer is host memory");
     stages_t f = forward_stages(p), b = backward_stages(p);
+    if (p->nv == 1) {
+        /* The backward step needs the forward step's spectrum: one stream
+         * would start it before the forward one has been waited for. */
+        stream_t fw = {.leg = {&f}, .in = {in}, .out = {spec}, .steps = 1, .op = op, .arg = arg};
+        stream_t bw = {.leg = {&b}, .in = {spec}, .out = {out}, .steps = 1};
+        int rc = run(p, &fw);
+        return rc != P3O_SUCCESS ? rc : run(p, &bw);
+    }
+    /* With nv >= 2, backward step nv+v starts after forward step v has
+     * been waited for and finished (in the pipeline's iteration v+1). */
     stream_t st = {.leg = {&f, &b}, .in = {in, spec}, .out = {spec, out}, .steps = 2 * p->nv,
                    .op = op, .arg = arg};
     return run(p, &st);
