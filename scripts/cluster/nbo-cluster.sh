@@ -15,8 +15,9 @@
 #   nbo-cluster.sh status
 #
 # -N hosts (default 2), -k ranks per host (default 1), -r tbf rate (default
-# 200mbit; 1gbit is the second standard point), -B tbf burst (default 72kb,
-# or NBO_CLUSTER_BURST; see below), -t seconds: timeout of the
+# 200mbit; 1gbit is the second standard point), -B tbf burst (default 36kb,
+# or NBO_CLUSTER_BURST), -G the veths' GSO size in bytes (default 32768, or
+# NBO_CLUSTER_GSO; see below), -t seconds: timeout of the
 # mpiexec (default 600), -d PATTERN -g SECONDS: a job whose output showed
 # PATTERN is ended after SECONDS more and counted as finished (UCX tcp can
 # hang in MPI_Finalize, openucx/ucx#8738).  Every NBO_* variable set in the caller's
@@ -39,13 +40,17 @@ hosts=2
 per_host=1
 rate=200mbit
 # The token bucket banks up to `burst` bytes while the link is idle and then
-# sends them at the veth's speed, an overlap no real wire gives (a blocking
-# all-to-all after a compute phase got 256 KB of it free: docs/benchmarks.md,
-# "Known problems of the testbed").  72kb is the smallest bucket that passes one TCP GSO
-# packet (64 KiB plus headers) whole: below it tbf segments every packet,
-# and the kernel's work for the link rose from 6 to 88 % of the two cores
-# (iperf3 --bidir at 1gbit) while the rate fell to 0.87 Gbit/s.
-burst=${NBO_CLUSTER_BURST:-72kb}
+# sends them at the veth's speed, an overlap no real wire gives: a blocking
+# all-to-all after a compute phase gets its first `burst` bytes free
+# (docs/benchmarks.md, "Known problems of the testbed").  The bucket must
+# hold one whole packet, else tbf segments every packet in software (the
+# kernel's work for the link rose from 6 to 88 % of the two cores, iperf3
+# --bidir at 1gbit).  A packet here is one TCP GSO packet, 64 KiB by
+# default; capping the veths' GSO size at 32 KiB lets a 36 KB bucket pass it
+# and halves the free bytes, for about 3 points more of kernel CPU at 1gbit
+# (16 KiB / 20kb: 12 points more).  -G 65536 -B 72kb gives the old testbed.
+burst=${NBO_CLUSTER_BURST:-36kb}
+gso=${NBO_CLUSTER_GSO:-32768}
 timeout_s=600
 mpiexec_pid=
 done_pattern=""
@@ -133,6 +138,11 @@ cluster_up() {
         ip link add "v$ns" type veth peer name eth0 netns "$ns"
         ip link set "v$ns" master "$BRIDGE" up
         ip -n "$ns" addr add "$(host_addr "$i")/24" dev eth0
+        # Packets no larger than the bucket (see burst above): TCP builds its
+        # GSO packets for the sending device, eth0.
+        ip -n "$ns" link set eth0 gso_max_size "$gso" ||
+            die "cannot set gso_max_size $gso on $ns's eth0 (use -G 65536 -B 72kb)"
+        ip link set "v$ns" gso_max_size "$gso" || true
         ip -n "$ns" link set eth0 up
         ip -n "$ns" link set lo up
         # Egress shaping of the host's link; latency as in testbeds.md.
@@ -151,7 +161,7 @@ cluster_up() {
     else
         sleep 0.3
     fi
-    log "up: $hosts hosts $(host_name 1)..$(host_name "$hosts") ($(host_addr 1)..$(host_addr "$hosts")), tbf $rate burst $burst"
+    log "up: $hosts hosts $(host_name 1)..$(host_name "$hosts") ($(host_addr 1)..$(host_addr "$hosts")), tbf $rate burst $burst, GSO $gso"
 }
 
 hosts_up() {
@@ -234,6 +244,7 @@ while [ $# -gt 0 ]; do
     -k) per_host=$2; shift 2 ;;
     -r) rate=$2; shift 2 ;;
     -B) burst=$2; shift 2 ;;
+    -G) gso=$2; shift 2 ;;
     -t) timeout_s=$2; shift 2 ;;
     -d) done_pattern=$2; shift 2 ;;
     -g) grace_s=$2; shift 2 ;;
