@@ -4,12 +4,16 @@
 # (scripts/cluster/nbo-cluster.sh, one rank per host).  Writes the markdown
 # tables and CSV files to OUTDIR.
 #
-#   bench/fft/table2.sh [-b BUILD] [-o OUTDIR] [-r RATE] [--no-cluster]
-#                       [-- p3o_bench options]
+#   bench/fft/table2.sh [-b BUILD] [-o OUTDIR] [-r RATE] [-G GSO -B BURST]
+#                       [--no-cluster] [-- p3o_bench options]
 #
 #   -b BUILD      meson build dir (default: build)
 #   -o OUTDIR     output folder (default: out/fft)
 #   -r RATE       link rate of the emulated cluster (default 1gbit)
+#   -G GSO -B BURST  the cluster's GSO packet size and tbf bucket (default
+#                 32768 and 36kb: a blocking exchange after compute gets
+#                 half the free bytes of nbo-cluster.sh's 65536 / 72kb;
+#                 see docs/benchmarks.md, "Known problems of the testbed")
 #   --no-cluster  one host only
 #   default p3o_bench options: --sizes 64,96,128 --nv 8 --iters 3 --reps 3
 #                              --engines mpi,ucx
@@ -21,6 +25,8 @@ ROOT=$(cd "$HERE/../.." && pwd)
 build=build
 outdir=out/fft
 rate=1gbit
+gso=32768
+burst=36kb
 cluster=1
 opts=(--sizes 64,96,128 --nv 8 --iters 3 --reps 3 --engines mpi,ucx)
 
@@ -29,9 +35,11 @@ while [ $# -gt 0 ]; do
     -b) build=$2; shift 2 ;;
     -o) outdir=$2; shift 2 ;;
     -r) rate=$2; shift 2 ;;
+    -G) gso=$2; shift 2 ;;
+    -B) burst=$2; shift 2 ;;
     --no-cluster) cluster=0; shift ;;
     --) shift; [ $# -eq 0 ] || opts=("$@"); break ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "table2.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -46,14 +54,15 @@ timeout 600 mpiexec -n 2 "$bench" "${opts[@]}" --csv "$outdir/table2-onehost.csv
     tee "$outdir/table2-onehost.md"
 
 if [ "$cluster" -eq 1 ]; then
-    echo "== emulated 2-host cluster at $rate, one rank per host" >&2
+    echo "== emulated 2-host cluster at $rate (GSO $gso, bucket $burst), one rank per host" >&2
     rc=0
+    echo "# emulated 2-host cluster: $rate, GSO $gso, tbf bucket $burst" >"$outdir/table2-cluster-$rate.md"
     # -d/-g: a job that printed its last line is not kept waiting on an
     # MPI_Finalize hang (openucx/ucx#8738); its own verdict is in that line.
-    "$ROOT/scripts/cluster/nbo-cluster.sh" run -N 2 -k 1 -r "$rate" -t 1800 \
+    "$ROOT/scripts/cluster/nbo-cluster.sh" run -N 2 -k 1 -r "$rate" -G "$gso" -B "$burst" -t 1800 \
         -d '^# p3o_bench: done' -g 20 -- \
         "$bench" "${opts[@]}" --csv "$outdir/table2-cluster-$rate.csv" |
-        tee "$outdir/table2-cluster-$rate.md" || rc=$?
+        tee -a "$outdir/table2-cluster-$rate.md" || rc=$?
     [ "$rc" -ne 77 ] || echo "table2.sh: emulated cluster unavailable here (SKIP)" >&2
     [ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || exit "$rc"
     if grep -q '^# p3o_bench: done, FAILED' "$outdir/table2-cluster-$rate.md"; then
