@@ -215,16 +215,22 @@ static int pipelined(struct p3o_plan *p, const stream_t *st)
     return rc;
 }
 
+/* The buffers of a call, checked before any work starts. */
+static int check_buffers(const struct p3o_plan *p, const void *const buf[],
+                         const char *const name[], int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (!buf[i])
+            return p3o_fail(P3O_ERR_ARG, "%s buffer is NULL", name[i]);
+        if (p->gpu && !p3o_cuda_is_device(buf[i]))
+            return p3o_fail(P3O_ERR_ARG, "a device plan needs CUDA device (or managed) memory: "
+                            "the %s buffer is host memory", name[i]);
+    }
+    return P3O_SUCCESS;
+}
+
 static int run(struct p3o_plan *p, const stream_t *st)
 {
-    for (int l = 0; l < st->steps / p->nv; l++) {
-        if (!st->in[l] || !st->out[l])
-            return p3o_fail(P3O_ERR_ARG, "%s buffer is NULL", !st->in[l] ? "input" : "output");
-        if (p->gpu && (!p3o_cuda_is_device(st->in[l]) || !p3o_cuda_is_device(st->out[l])))
-            return p3o_fail(P3O_ERR_ARG, "a device plan needs CUDA device (or managed) memory: "
-                            "the %s buffer is host memory",
-                            !p3o_cuda_is_device(st->in[l]) ? "input" : "output");
-    }
     p->gpu_rc = P3O_SUCCESS;
     double t0 = MPI_Wtime();
     int rc = p->mode == P3O_BLOCKING ? blocking(p, st) : pipelined(p, st);
@@ -250,24 +256,30 @@ static stages_t backward_stages(const struct p3o_plan *p)
                       .in_bytes = p->n_cz * p->es, .out_bytes = p->n_real * p->rs};
 }
 
-int p3o_forward(p3o_plan_t plan, const void *in, void *out)
+/* p3o_forward and p3o_backward: one leg of nv steps. */
+static int one_leg(p3o_plan_t plan, stages_t (*stages)(const struct p3o_plan *), const void *in,
+                   void *out)
 {
+    static const char *const names[] = {"input", "output"};
     struct p3o_plan *p = p3o_plan_check(plan);
     if (!p)
         return p3o_fail(P3O_ERR_PLAN, "not a valid p3o plan");
-    stages_t s = forward_stages(p);
+    int rc = check_buffers(p, (const void *const[]){in, out}, names, 2);
+    if (rc != P3O_SUCCESS)
+        return rc;
+    stages_t s = stages(p);
     stream_t st = {.leg = {&s}, .in = {in}, .out = {out}, .steps = p->nv};
     return run(p, &st);
 }
 
+int p3o_forward(p3o_plan_t plan, const void *in, void *out)
+{
+    return one_leg(plan, forward_stages, in, out);
+}
+
 int p3o_backward(p3o_plan_t plan, const void *in, void *out)
 {
-    struct p3o_plan *p = p3o_plan_check(plan);
-    if (!p)
-        return p3o_fail(P3O_ERR_PLAN, "not a valid p3o plan");
-    stages_t s = backward_stages(p);
-    stream_t st = {.leg = {&s}, .in = {in}, .out = {out}, .steps = p->nv};
-    return run(p, &st);
+    return one_leg(plan, backward_stages, in, out);
 }
 
 int p3o_roundtrip(p3o_plan_t plan, const void *in, void *spec, void *out, p3o_spectral_fn op,
@@ -276,18 +288,17 @@ int p3o_roundtrip(p3o_plan_t plan, const void *in, void *spec, void *out, p3o_sp
     struct p3o_plan *p = p3o_plan_check(plan);
     if (!p)
         return p3o_fail(P3O_ERR_PLAN, "not a valid p3o plan");
-    if (!spec)
-        return p3o_fail(P3O_ERR_ARG, "spectrum buffer is NULL");
-    if (p->gpu && !p3o_cuda_is_device(spec))
-        return p3o_fail(P3O_ERR_ARG, "a device plan needs CUDA device (or managed) memory: "
-                        "the spectrum buffer is host memory");
+    static const char *const names[] = {"input", "spectrum", "output"};
+    int rc = check_buffers(p, (const void *const[]){in, spec, out}, names, 3);
+    if (rc != P3O_SUCCESS)
+        return rc;
     stages_t f = forward_stages(p), b = backward_stages(p);
     if (p->nv == 1) {
         /* The backward step needs the forward step's spectrum: one stream
          * would start it before the forward one has been waited for. */
         stream_t fw = {.leg = {&f}, .in = {in}, .out = {spec}, .steps = 1, .op = op, .arg = arg};
         stream_t bw = {.leg = {&b}, .in = {spec}, .out = {out}, .steps = 1};
-        int rc = run(p, &fw);
+        rc = run(p, &fw);
         return rc != P3O_SUCCESS ? rc : run(p, &bw);
     }
     /* With nv >= 2, backward step nv+v starts after forward step v has

@@ -54,6 +54,13 @@ static double rel_diff(const void *a, const void *b, size_t n, int dbl)
     return den > 0 ? num / den : num;
 }
 
+static void count_op(void *spectrum, int v, void *arg)
+{
+    (void)spectrum;
+    (void)v;
+    ++*(int *)arg;
+}
+
 static void one(p3o_precision_t prec, p3o_mode_t mode)
 {
     const int nx = 16, ny = 12, nz = 10, nv = 3, dbl = prec == P3O_DOUBLE;
@@ -110,6 +117,19 @@ static void one(p3o_precision_t prec, p3o_mode_t mode)
     d = rel_diff(ubg, ub, nr, dbl);
     if (!(d <= tol))
         fail("%s %s backward: GPU differs from CPU by %g (tolerance %g)", pn, mn, d, tol);
+    /* p3o_roundtrip, in place on the device; its op only counts here (it
+     * gets device memory). */
+    int calls_cpu = 0, calls_gpu = 0;
+    cudaMemcpy(du, u, nr * rs, cudaMemcpyHostToDevice);
+    P3O(p3o_roundtrip(cpu, u, U, ub, count_op, &calls_cpu), "CPU roundtrip");
+    P3O(p3o_roundtrip(gpu, du, dU, du, count_op, &calls_gpu), "GPU roundtrip");
+    cudaMemcpy(ubg, du, nr * rs, cudaMemcpyDeviceToHost);
+    d = rel_diff(ubg, ub, nr, dbl);
+    if (!(d <= tol))
+        fail("%s %s roundtrip: GPU differs from CPU by %g (tolerance %g)", pn, mn, d, tol);
+    if (calls_cpu != nv || calls_gpu != nv)
+        fail("%s %s roundtrip: op called %d (CPU) and %d (GPU) times, not %d", pn, mn, calls_cpu,
+             calls_gpu, nv);
     /* A host pointer given to a device plan is refused, not dereferenced. */
     if (p3o_forward(gpu, u, dU) != P3O_ERR_ARG)
         fail("%s %s: a host input to a device plan was not refused", pn, mn);
