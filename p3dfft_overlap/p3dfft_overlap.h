@@ -207,7 +207,8 @@ int p3o_backward(p3o_plan_t plan, const void *in, void *out);
  * the spectrum in place (a derivative, a filter, a normalisation) and must
  * not call p3o functions on the plan.  GPU plans: spectrum is device memory,
  * the plan's stream has finished writing it, and the op must have finished
- * its own GPU work on it when it returns.
+ * its own GPU work on it when it returns (this GPU path compiles and has a
+ * test, tests/cuda, but has not yet run on a GPU).
  */
 typedef void (*p3o_spectral_fn)(void *spectrum, int v, void *arg);
 
