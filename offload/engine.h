@@ -84,8 +84,10 @@ typedef struct nbo_engine_ops {
     int (*event_fd)(nbo_engine_comm_t *ec);
 
     /* Prepare the descriptor for sleeping: returns NBO_SUCCESS when it is
-     * safe to sleep on it, 1 when events are pending (call progress first).
-     * NULL when event_fd() is -1. */
+     * safe to sleep on it, 1 when events are pending (call progress first),
+     * NBO_ARM_QUIET when the engine wants no events for now: sleep, and do
+     * not watch the descriptor until arm() answers otherwise.  NULL when
+     * event_fd() is -1. */
     int (*arm)(nbo_engine_comm_t *ec);
 
     /* Withdraw every task of x still posted, reporting each with
@@ -93,6 +95,10 @@ typedef struct nbo_engine_ops {
      * holds no reference to x or its buffers. */
     void (*cancel)(nbo_engine_comm_t *ec, nbo_exec_t *x);
 } nbo_engine_ops_t;
+
+/* arm(): an engine that will not progress its descriptor's events (the UCX
+ * engine after a fault, with nothing in flight). */
+#define NBO_ARM_QUIET 2
 
 /* The engines built into this library, most capable first; NULL-terminated. */
 extern const nbo_engine_ops_t *const nbo_engines[];

@@ -34,6 +34,7 @@ static struct {
     int       users;          /* thread-mode communicators */
     int       epfd, wakefd;
     int       fds[MAX_FDS], fd_refs[MAX_FDS], nfds;
+    int       fd_quiet[MAX_FDS];  /* out of the epoll set: its engine wants no events */
     int       fdless;         /* thread-mode comms whose engine has no fd */
     clockid_t cpu_clock;
 } T = {.epfd = -1, .wakefd = -1};
@@ -57,6 +58,7 @@ static int fd_add(int fd)
     if (epoll_ctl(T.epfd, EPOLL_CTL_ADD, fd, &ev) != 0)
         return NBO_ERR_INTERNAL;
     T.fds[T.nfds] = fd;
+    T.fd_quiet[T.nfds] = 0;
     T.fd_refs[T.nfds++] = 1;
     return NBO_SUCCESS;
 }
@@ -65,9 +67,25 @@ static void fd_del(int fd)
 {
     for (int i = 0; i < T.nfds; i++)
         if (T.fds[i] == fd && --T.fd_refs[i] == 0) {
-            epoll_ctl(T.epfd, EPOLL_CTL_DEL, fd, NULL);
+            if (!T.fd_quiet[i])
+                epoll_ctl(T.epfd, EPOLL_CTL_DEL, fd, NULL);
             T.fds[i] = T.fds[--T.nfds];
             T.fd_refs[i] = T.fd_refs[T.nfds];
+            T.fd_quiet[i] = T.fd_quiet[T.nfds];
+            return;
+        }
+}
+
+/* Stop or resume watching a descriptor whose engine answered arm() with
+ * NBO_ARM_QUIET: unread events on it would wake epoll_wait at once, for
+ * ever. */
+static void fd_watch(int fd, int on)
+{
+    for (int i = 0; i < T.nfds; i++)
+        if (T.fds[i] == fd && T.fd_quiet[i] == on) {
+            struct epoll_event ev = {.events = EPOLLIN, .data.fd = fd};
+            if (epoll_ctl(T.epfd, on ? EPOLL_CTL_ADD : EPOLL_CTL_DEL, fd, on ? &ev : NULL) == 0)
+                T.fd_quiet[i] = !on;
             return;
         }
 }
@@ -92,8 +110,11 @@ static int arm_all(int *any_active)
             continue;
         if (c->active)
             *any_active = 1;
-        if (c->ops->arm && c->ops->arm(c->ec) != NBO_SUCCESS)
+        int rc = c->ops->arm ? c->ops->arm(c->ec) : NBO_SUCCESS;
+        if (rc != NBO_SUCCESS && rc != NBO_ARM_QUIET)
             return 1;
+        if (c->ops->arm)
+            fd_watch(comm_fd(c), rc != NBO_ARM_QUIET);
     }
     return 0;
 }
@@ -251,9 +272,22 @@ void nbo_progress_thread_stop(struct nbo_comm *c)
     T.nfds = 0;
 }
 
+static int fd_is_quiet(int fd)
+{
+    for (int i = 0; i < T.nfds; i++)
+        if (T.fds[i] == fd)
+            return T.fd_quiet[i];
+    return 0;
+}
+
+/* A request started: the thread must poll or re-arm for it unless its
+ * descriptor is being watched. */
 void nbo_progress_started(struct nbo_comm *c)
 {
-    if (c->cfg.progress == NBO_PROGRESS_THREAD && comm_fd(c) < 0)
+    if (c->cfg.progress != NBO_PROGRESS_THREAD)
+        return;
+    int fd = comm_fd(c);
+    if (fd < 0 || fd_is_quiet(fd))
         wake();
 }
 

@@ -139,6 +139,7 @@ typedef struct ucx_shared {
     uint64_t       cids[UCX_MAX_COMMS / 64]; /* communicator ids in use */
     ucx_op_t      *done_head, *done_tail;    /* completed inside post() */
     ucx_op_t      *free_ops;
+    int            ops_in_use;   /* taken from ucx_op_get, not yet put back */
     ucx_reg_t     *regs;
     /* Wake-up bookkeeping (see ucx_progress.c). */
     struct nbo_engine_comm *current; /* whose progress() is running */

@@ -263,6 +263,7 @@ void ucx_shared_release(void)
         ucp_cleanup(ucx_g.ctx);
     }
     ucx_g.faulted = 0;
+    ucx_g.ops_in_use = 0; /* none can be left: the done queue was reported */
     while (ucx_g.free_ops) {
         ucx_op_t *op = ucx_g.free_ops;
         ucx_g.free_ops = op->qnext;
