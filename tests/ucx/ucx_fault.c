@@ -9,7 +9,8 @@
  * is gone: NBO_ERR_PEER, or a timeout), not hang and not succeed.  Rank 0
  * keeps its communicator (and progress thread) 0.3 s longer meanwhile, so
  * its faulted worker must stay quiet (UCX 1.13 aborts the resumed peer if
- * it answers).  Both free the communicator and finish.  Run with NBO_PEER_ERRORS=1 and a
+ * it answers), and its progress thread must not spin meanwhile (under 30 %
+ * of a core for the process).  Both free the communicator and finish.  Run with NBO_PEER_ERRORS=1 and a
  * short NBO_TIMEOUT.
  */
 #include <mpi.h>
@@ -18,9 +19,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define N (1 << 20)
+
+static double cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 int main(int argc, char **argv)
 {
@@ -71,8 +80,17 @@ int main(int argc, char **argv)
         }
         kill((pid_t)peer_pid, SIGCONT);
         /* The resumed peer reconnects now; with the progress thread still
-         * running, this communicator's worker must not answer it. */
+         * running, this communicator's worker must not answer it, nor spin
+         * on the events it leaves unread. */
+        double c0 = cpu_s(), w0 = MPI_Wtime();
         usleep(300000);
+        double busy = (cpu_s() - c0) / (MPI_Wtime() - w0);
+        printf("[0] CPU while the faulted worker is quiet: %.0f %% of a core\n", 100 * busy);
+        if (busy > 0.3) {
+            fprintf(stderr, "rank 0: the progress thread spun after the fault (%.0f %%)\n",
+                    100 * busy);
+            bad = 1;
+        }
     } else if (rc == NBO_SUCCESS) {
         fprintf(stderr, "rank 1: all-to-all with a peer that gave up succeeded\n");
         bad = 1;
