@@ -44,18 +44,32 @@ static int comm_fd(struct nbo_comm *c)
     return c->ops->event_fd ? c->ops->event_fd(c->ec) : -1;
 }
 
+/* The slot of a descriptor in T.fds, or -1. */
+static int fd_slot(int fd)
+{
+    for (int i = 0; i < T.nfds; i++)
+        if (T.fds[i] == fd)
+            return i;
+    return -1;
+}
+
+static int epoll_watch(int fd, int on)
+{
+    struct epoll_event ev = {.events = EPOLLIN, .data.fd = fd};
+    return epoll_ctl(T.epfd, on ? EPOLL_CTL_ADD : EPOLL_CTL_DEL, fd, on ? &ev : NULL);
+}
+
 /* Several communicators may share one descriptor (one UCX worker). */
 static int fd_add(int fd)
 {
-    for (int i = 0; i < T.nfds; i++)
-        if (T.fds[i] == fd) {
-            T.fd_refs[i]++;
-            return NBO_SUCCESS;
-        }
+    int i = fd_slot(fd);
+    if (i >= 0) {
+        T.fd_refs[i]++;
+        return NBO_SUCCESS;
+    }
     if (T.nfds == MAX_FDS)
         return NBO_ERR_NOMEM;
-    struct epoll_event ev = {.events = EPOLLIN, .data.fd = fd};
-    if (epoll_ctl(T.epfd, EPOLL_CTL_ADD, fd, &ev) != 0)
+    if (epoll_watch(fd, 1) != 0)
         return NBO_ERR_INTERNAL;
     T.fds[T.nfds] = fd;
     T.fd_quiet[T.nfds] = 0;
@@ -65,15 +79,15 @@ static int fd_add(int fd)
 
 static void fd_del(int fd)
 {
-    for (int i = 0; i < T.nfds; i++)
-        if (T.fds[i] == fd && --T.fd_refs[i] == 0) {
-            if (!T.fd_quiet[i])
-                epoll_ctl(T.epfd, EPOLL_CTL_DEL, fd, NULL);
-            T.fds[i] = T.fds[--T.nfds];
-            T.fd_refs[i] = T.fd_refs[T.nfds];
-            T.fd_quiet[i] = T.fd_quiet[T.nfds];
-            return;
-        }
+    int i = fd_slot(fd);
+    if (i < 0 || --T.fd_refs[i] > 0)
+        return;
+    if (!T.fd_quiet[i])
+        epoll_watch(fd, 0);
+    T.nfds--;
+    T.fds[i] = T.fds[T.nfds];
+    T.fd_refs[i] = T.fd_refs[T.nfds];
+    T.fd_quiet[i] = T.fd_quiet[T.nfds];
 }
 
 /* Stop or resume watching a descriptor whose engine answered arm() with
@@ -81,13 +95,9 @@ static void fd_del(int fd)
  * ever. */
 static void fd_watch(int fd, int on)
 {
-    for (int i = 0; i < T.nfds; i++)
-        if (T.fds[i] == fd && T.fd_quiet[i] == on) {
-            struct epoll_event ev = {.events = EPOLLIN, .data.fd = fd};
-            if (epoll_ctl(T.epfd, on ? EPOLL_CTL_ADD : EPOLL_CTL_DEL, fd, on ? &ev : NULL) == 0)
-                T.fd_quiet[i] = !on;
-            return;
-        }
+    int i = fd_slot(fd);
+    if (i >= 0 && T.fd_quiet[i] == on && epoll_watch(fd, on) == 0)
+        T.fd_quiet[i] = !on;
 }
 
 static void wake(void)
@@ -272,22 +282,14 @@ void nbo_progress_thread_stop(struct nbo_comm *c)
     T.nfds = 0;
 }
 
-static int fd_is_quiet(int fd)
-{
-    for (int i = 0; i < T.nfds; i++)
-        if (T.fds[i] == fd)
-            return T.fd_quiet[i];
-    return 0;
-}
-
 /* A request started: the thread must poll or re-arm for it unless its
  * descriptor is being watched. */
 void nbo_progress_started(struct nbo_comm *c)
 {
     if (c->cfg.progress != NBO_PROGRESS_THREAD)
         return;
-    int fd = comm_fd(c);
-    if (fd < 0 || fd_is_quiet(fd))
+    int fd = comm_fd(c), i = fd < 0 ? -1 : fd_slot(fd);
+    if (fd < 0 || (i >= 0 && T.fd_quiet[i]))
         wake();
 }
 

@@ -1,6 +1,6 @@
 /*
  * nbo_test.h - small helpers shared by the MPI test programs that check
- * progress and reliability (tests/progress, tests/reliability).
+ * progress and reliability (tests/progress, tests/reliability, tests/ucx).
  */
 #ifndef NBO_TEST_H
 #define NBO_TEST_H
@@ -15,6 +15,14 @@ static inline double nbo_test_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* CPU seconds used by the whole process (all its threads). */
+static inline double nbo_test_cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 

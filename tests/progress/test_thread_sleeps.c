@@ -11,13 +11,6 @@
 
 #define IDLE_S 1.0
 
-static double cpu(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-
 int main(int argc, char **argv)
 {
     int provided, P, me;
@@ -44,9 +37,9 @@ int main(int argc, char **argv)
     if (me == 0 && rc == NBO_SUCCESS) {
         struct timespec settle = {0, 100 * 1000 * 1000}, idle = {(time_t)IDLE_S, 0};
         nanosleep(&settle, NULL); /* let the first window go out */
-        double c0 = cpu();
+        double c0 = nbo_test_cpu();
         nanosleep(&idle, NULL);
-        used = (cpu() - c0) / IDLE_S;
+        used = (nbo_test_cpu() - c0) / IDLE_S;
     }
     if (rc == NBO_SUCCESS)
         rc = nbo_wait(&req);
