@@ -42,11 +42,16 @@ typedef struct options {
     int verdict;                /* print verdict lines                   */
     int check;                  /* verify the data once per method/size  */
     double budget_s;            /* -b: seconds per method and size (0: none) */
+    double min_time_s;          /* -T: least measured seconds per phase  */
 } options_t;
 
 int options_parse(int argc, char **argv, options_t *o, int rank);
 int options_iters(const options_t *o, size_t size);
 int options_skip(const options_t *o, size_t size);
+/* The iteration counts of one method and size, from the one operation
+ * `probe` seconds long: at least -T seconds of measured operations per
+ * phase, then fewer if the -b budget needs it. */
+void options_fit(const options_t *o, size_t size, double probe, int *iters, int *skip);
 /* Is word in the comma list (a NULL list holds everything)? */
 int options_wants(const char *list, const char *word);
 

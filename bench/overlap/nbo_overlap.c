@@ -93,7 +93,7 @@ static void average(double local[F_N], result_t *r)
 
 static void measure(method_t *m, buffers_t *b, const options_t *o, double rate, result_t *r)
 {
-    int iters = options_iters(o, b->size), skip = options_skip(o, b->size);
+    int iters, skip;
     double f[F_N] = {0};
     r->has_overlap = m->kind != METHOD_BLOCKING;
 
@@ -101,9 +101,9 @@ static void measure(method_t *m, buffers_t *b, const options_t *o, double rate, 
     if (method_prepare(m, b, world) != 0)
         die("prepare", m->name);
 
-    /* A first operation checks the data and sizes the run: a slow method
-     * gets fewer iterations so that each size stays within the budget
-     * (about 5 operations' worth per iteration, counting all phases). */
+    /* A first operation checks the data and sizes the run: a short one
+     * gets more iterations (-T), a slow one fewer so that each size stays
+     * within the budget (-b). */
     MPI_Barrier(world);
     double probe = now_s();
     if (method_start(m, b, world) != 0 || method_wait(m) != 0)
@@ -112,11 +112,7 @@ static void measure(method_t *m, buffers_t *b, const options_t *o, double rate, 
     if (o->check)
         f[F_ERRORS] = verify(b, m->conc);
     MPI_Allreduce(MPI_IN_PLACE, &probe, 1, MPI_DOUBLE, MPI_MAX, world);
-    if (o->budget_s > 0 && probe * 5 * (iters + skip) > o->budget_s) {
-        int fit = (int)(o->budget_s / (probe * 5));
-        skip = skip > 0 ? 1 : 0;
-        iters = fit - skip < 2 ? 2 : fit - skip;
-    }
+    options_fit(o, b->size, probe, &iters, &skip);
     r->iters = iters;
 
     /* Pure communication. */
@@ -191,19 +187,27 @@ static void measure(method_t *m, buffers_t *b, const options_t *o, double rate, 
 static void measure_ceiling(socket_mesh_t *s, buffers_t *b, const options_t *o, double rate,
                             result_t *r)
 {
-    const int iters = options_iters(o, b->size), skip = options_skip(o, b->size);
     double f[F_N] = {0};
-    r->iters = iters;
     r->has_overlap = 1;
     fill(b, 1);
+    /* The first exchange sizes the run, as for the other rows. */
+    MPI_Barrier(world);
+    double probe = now_s();
+    if (socket_mesh_alltoall(s, b) != 0)
+        die("socket exchange", "ceiling");
+    probe = now_s() - probe;
+    if (o->check)
+        f[F_ERRORS] = verify(b, 1);
+    MPI_Allreduce(MPI_IN_PLACE, &probe, 1, MPI_DOUBLE, MPI_MAX, world);
+    int iters, skip;
+    options_fit(o, b->size, probe, &iters, &skip);
+    r->iters = iters;
     for (int i = 0; i < skip + iters; i++) {
         MPI_Barrier(world);
         double t0 = now_s(), c0 = cpu_s();
         if (socket_mesh_alltoall(s, b) != 0)
             die("socket exchange", "ceiling");
         double t1 = now_s(), c1 = cpu_s();
-        if (i == 0 && o->check)
-            f[F_ERRORS] = verify(b, 1);
         if (i >= skip)
             f[F_PURE] += t1 - t0, f[F_CPU_PURE] += c1 - c0;
     }
@@ -351,9 +355,9 @@ int main(int argc, char **argv)
                provided == MPI_THREAD_MULTIPLE ? "multiple" : "below multiple",
                tls ? tls : "(default)");
         printf("# %d sizes up to %zu B per peer, iterations %d/%d (warm-up %d/%d) small/large, "
-               "%d test calls, %d concurrent, work %.0f Msteps/s\n",
+               "at least %.2g s per phase, %d test calls, %d concurrent, work %.0f Msteps/s\n",
                o.nsizes, o.max_size, o.iters_small, o.iters_large, o.skip_small, o.skip_large,
-               o.tests, o.concurrency, rate / 1e6);
+               o.min_time_s, o.tests, o.concurrency, rate / 1e6);
         fflush(stdout);
     }
 

@@ -24,6 +24,9 @@ static void usage(FILE *f)
         "  -P LIST      nbo progress modes to try: inline,thread (default both)\n"
         "  -L LABEL     name suffix for the MPI rows, e.g. async (MPIR_CVAR_ASYNC_PROGRESS=1)\n"
         "  -o FILE      write the results as CSV (rank 0)\n"
+        "  -T SECONDS   at least this long measured per phase: more iterations for\n"
+        "               short operations, whose averages one preemption skews\n"
+        "               (default 0.5; 0: the counts of -i only)\n"
         "  -b SECONDS   time budget per method and size: fewer iterations for slow\n"
         "               methods (default 20; 0: always the full counts)\n"
         "  -V           no verdict lines\n"
@@ -67,10 +70,11 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
     o->verdict = 1;
     o->check = 1;
     o->budget_s = 20;
+    o->min_time_s = 0.5;
 
     int c;
     opterr = 0;
-    while ((c = getopt(argc, argv, "m:S:i:x:Ot:c:W:pM:e:P:L:o:b:Vh")) != -1) {
+    while ((c = getopt(argc, argv, "m:S:i:x:Ot:c:W:pM:e:P:L:o:b:T:Vh")) != -1) {
         switch (c) {
         case 'm': {
             const char *colon = strchr(optarg, ':');
@@ -112,6 +116,7 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
         case 'L': o->label = optarg; break;
         case 'o': o->csv_path = optarg; break;
         case 'b': o->budget_s = atof(optarg); break;
+        case 'T': o->min_time_s = atof(optarg); break;
         case 'V': o->verdict = 0; break;
         case 'h':
             if (rank == 0)
@@ -127,9 +132,9 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
     }
     if (o->min_size == 0 || o->max_size < o->min_size || o->max_size > (1u << 30) ||
         o->iters_small < 1 || o->iters_large < 1 || o->skip_small < 0 ||
-        o->tests < 0 || o->concurrency < 1 || o->concurrency > BENCH_MAX_CONC) {
+        o->tests < 0 || o->min_time_s < 0 || o->budget_s < 0 || o->concurrency < 1 || o->concurrency > BENCH_MAX_CONC) {
         if (rank == 0)
-            fprintf(stderr, "nbo_overlap: bad sizes, counts or concurrency (1..%d)\n",
+            fprintf(stderr, "nbo_overlap: bad sizes, counts, times or concurrency (1..%d)\n",
                     BENCH_MAX_CONC);
         return -1;
     }
@@ -163,6 +168,22 @@ int options_iters(const options_t *o, size_t size)
 int options_skip(const options_t *o, size_t size)
 {
     return size > o->large_size ? o->skip_large : o->skip_small;
+}
+
+void options_fit(const options_t *o, size_t size, double probe, int *iters, int *skip)
+{
+    *iters = options_iters(o, size);
+    *skip = options_skip(o, size);
+    if (probe <= 0)
+        return;
+    if (probe * *iters < o->min_time_s)
+        *iters = (int)(o->min_time_s / probe) + 1;
+    /* About 5 operations' worth per iteration, counting all phases. */
+    if (o->budget_s > 0 && probe * 5 * (*iters + *skip) > o->budget_s) {
+        int fit = (int)(o->budget_s / (probe * 5));
+        *skip = *skip > 0 ? 1 : 0;
+        *iters = fit - *skip < 2 ? 2 : fit - *skip;
+    }
 }
 
 int options_wants(const char *list, const char *word)

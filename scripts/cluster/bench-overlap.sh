@@ -10,7 +10,8 @@
 #   -o OUTDIR  where overlap.csv and overlap.png go (default: out)
 #   -r RATE    tbf link rate (default 200mbit; 1gbit is the second standard point)
 #   --no-async skip the second run of MPICH with MPIR_CVAR_ASYNC_PROGRESS=1
-#   default benchmark options: -S 16K,64K,256K,1M,4M -i 8 -x 2 -b 10
+#   default benchmark options: -S 16K,64K,256K,1M,4M -i 8 -x 2 -b 10 -T 0.1
+#   (a small run: the benchmark's own -T 0.5 takes about 7 minutes here)
 #
 # NBO_* variables in the environment reach the ranks (e.g. NBO_SPIN_US).
 # Needs root; exits 77 where namespaces cannot be built.
@@ -27,7 +28,7 @@ hosts=2
 per_host=1
 async=1
 # shellcheck disable=SC2054 # the commas belong to -S
-bench_opts=(-S 16K,64K,256K,1M,4M -i 8 -x 2 -b 10)
+bench_opts=(-S 16K,64K,256K,1M,4M -i 8 -x 2 -b 10 -T 0.1)
 
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -38,7 +39,7 @@ while [ $# -gt 0 ]; do
     -k) per_host=$2; shift 2 ;;
     --no-async) async=0; shift ;;
     --) shift; [ $# -eq 0 ] || bench_opts=("$@"); break ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench-overlap: unknown option $1" >&2; exit 2 ;;
     esac
 done

@@ -1,0 +1,97 @@
+/*
+ * test_options.c - nbo_overlap's iteration counts (bench/overlap/options.c):
+ * -T gives short operations enough iterations, -b caps slow ones, and bad
+ * values are refused.  Pure code: no MPI at run time.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "bench.h"
+
+static int parse(options_t *o, const char *a1, const char *a2, const char *a3, const char *a4)
+{
+    char *argv[] = {"nbo_overlap", (char *)a1, (char *)a2, (char *)a3, (char *)a4, NULL};
+    int argc = 1;
+    while (argv[argc])
+        argc++;
+    extern int optind;
+    optind = 1; /* getopt again from the start */
+    return options_parse(argc, argv, o, 1);
+}
+
+/* A 0.5 ms operation: 20 iterations would measure 10 ms, one preemption's
+ * worth; -T 1 asks for at least a second. */
+static void short_ops_get_more_iterations(void **state)
+{
+    (void)state;
+    options_t o;
+    assert_int_equal(parse(&o, "-i", "20", "-T", "1"), 0);
+    o.budget_s = 0;
+    int iters, skip;
+    options_fit(&o, 65536, 0.0005, &iters, &skip);
+    assert_true(iters * 0.0005 >= 1.0);
+    assert_true(iters < 2100);
+    assert_int_equal(skip, o.skip_large);
+}
+
+/* A 175 ms operation keeps -i: -T asks for less than 20 of them. */
+static void long_ops_keep_their_count(void **state)
+{
+    (void)state;
+    options_t o;
+    assert_int_equal(parse(&o, "-i", "20", "-T", "1"), 0);
+    o.budget_s = 0;
+    int iters, skip;
+    options_fit(&o, 4u << 20, 0.175, &iters, &skip);
+    assert_int_equal(iters, 20);
+}
+
+/* The budget wins over -T: about 5 operations per iteration fit in -b. */
+static void budget_caps_iterations(void **state)
+{
+    (void)state;
+    options_t o;
+    assert_int_equal(parse(&o, "-T", "100", "-b", "10"), 0);
+    int iters, skip;
+    options_fit(&o, 65536, 0.001, &iters, &skip);
+    assert_true(0.001 * 5 * (iters + skip) <= 10.0);
+    assert_true(iters >= 1900);
+}
+
+/* -T 0 leaves the counts of -i alone, and the default is on. */
+static void zero_turns_it_off(void **state)
+{
+    (void)state;
+    options_t o;
+    assert_int_equal(parse(&o, "-i", "3", "-T", "0"), 0);
+    o.budget_s = 0;
+    int iters, skip;
+    options_fit(&o, 1024, 1e-6, &iters, &skip);
+    assert_int_equal(iters, 3);
+    assert_int_equal(parse(&o, "-i", "3", NULL, NULL), 0);
+    assert_true(o.min_time_s > 0);
+}
+
+static void negative_times_are_refused(void **state)
+{
+    (void)state;
+    options_t o;
+    assert_int_equal(parse(&o, "-T", "-1", NULL, NULL), -1);
+    assert_int_equal(parse(&o, "-b", "-1", NULL, NULL), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(short_ops_get_more_iterations),
+        cmocka_unit_test(long_ops_keep_their_count),
+        cmocka_unit_test(budget_caps_iterations),
+        cmocka_unit_test(zero_turns_it_off),
+        cmocka_unit_test(negative_times_are_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
