@@ -39,7 +39,7 @@ while [ $# -gt 0 ]; do
     -k) per_host=$2; shift 2 ;;
     --no-async) async=0; shift ;;
     --) shift; [ $# -eq 0 ] || bench_opts=("$@"); break ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench-overlap: unknown option $1" >&2; exit 2 ;;
     esac
 done
