@@ -95,7 +95,7 @@ int  method_wait(method_t *m);
 
 /* ------------------------------------------------------------- compute */
 
-double now_s(void);             /* MPI_Wtime */
+double now_s(void);             /* monotonic seconds, also before MPI_Init */
 double cpu_s(void);             /* process CPU time, all threads */
 /* Busy compute until `seconds` of wall time have passed (OSU's dummy
  * compute), with `tests` method_test calls spread over it.  Returns the time
@@ -136,9 +136,14 @@ typedef struct result {
     double overlap;            /* OSU formula, %                          */
     double work_overall, compute_alone, work_overlap; /* us, us, %        */
     double cpu_pure, cpu_work; /* process CPU us per operation            */
+    double alone_vs_idle;      /* compute alone / the same work on an idle
+                                  core before MPI_Init (1: nothing else ran) */
     int has_overlap;           /* 0 for MPI_Alltoall: only latency        */
     int errors;
 } result_t;
+
+/* alone_vs_idle above this is worth a note in the verdict. */
+#define ALONE_SLOW 1.2
 
 void report_header(FILE *out, const char *method, const char *detail);
 void report_row(FILE *out, const result_t *r);

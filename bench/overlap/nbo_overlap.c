@@ -20,6 +20,11 @@
 
 static MPI_Comm world;
 static int rank, nprocs;
+/* The work's speed before MPI_Init, when no thread of any library runs:
+ * a progress thread that spins all the time (MPICH's async progress) slows
+ * the compute alone as much as the overlapped one, and the work-based
+ * formula would not see it; the alone_vs_idle column does. */
+static double rate_idle;
 
 static void die(const char *what, const char *name)
 {
@@ -65,7 +70,17 @@ static int verify(const buffers_t *b, int conc)
 /* ------------------------------------------------------------ averaging */
 
 enum { F_OVERALL, F_COMPUTE, F_INIT, F_TEST, F_WAIT, F_PURE, F_WORK_OVERALL, F_ALONE,
-       F_CPU_PURE, F_CPU_WORK, F_ERRORS, F_N };
+       F_CPU_PURE, F_CPU_WORK, F_ALONE_VS_IDLE, F_ERRORS, F_N };
+
+/* Per operation (us) from sums over iters; the ratio of the compute alone
+ * to the same units on an idle core. */
+static void per_operation(double f[F_N], int iters, double units)
+{
+    for (int i = 0; i < F_N; i++)
+        if (i != F_ERRORS && i != F_ALONE_VS_IDLE)
+            f[i] = f[i] * 1e6 / iters;
+    f[F_ALONE_VS_IDLE] = units > 0 && rate_idle > 0 ? f[F_ALONE] * 1e-6 / (units / rate_idle) : 0;
+}
 
 static void average(double local[F_N], result_t *r)
 {
@@ -81,6 +96,7 @@ static void average(double local[F_N], result_t *r)
     r->test = f[F_TEST], r->wait = f[F_WAIT], r->pure = f[F_PURE];
     r->work_overall = f[F_WORK_OVERALL], r->compute_alone = f[F_ALONE];
     r->cpu_pure = f[F_CPU_PURE], r->cpu_work = f[F_CPU_WORK];
+    r->alone_vs_idle = f[F_ALONE_VS_IDLE];
     r->errors = (int)f[F_ERRORS];
     if (r->pure > 0 && r->has_overlap) {
         double o = 100.0 - 100.0 * (r->overall - r->compute) / r->pure;
@@ -125,7 +141,7 @@ static void measure(method_t *m, buffers_t *b, const options_t *o, double rate, 
         if (i >= skip)
             f[F_PURE] += t1 - t0, f[F_CPU_PURE] += c1 - c0;
     }
-    double pure = f[F_PURE] / iters;
+    double pure = f[F_PURE] / iters, units = 0;
 
     if (r->has_overlap) {
         /* OSU: compute for as long as this rank's pure latency, by the clock. */
@@ -148,7 +164,7 @@ static void measure(method_t *m, buffers_t *b, const options_t *o, double rate, 
         /* Work-based: the amount of work that takes `pure` alone.  Each
          * overlapped run follows a run of the same work alone, so that on a
          * shared, noisy machine both see the same conditions. */
-        double units = pure * rate;
+        units = pure * rate;
         for (int i = 0; i < skip + iters; i++) {
             MPI_Barrier(world);
             double t0 = now_s();
@@ -169,9 +185,7 @@ static void measure(method_t *m, buffers_t *b, const options_t *o, double rate, 
         }
     }
     method_unprepare(m);
-    for (int i = 0; i < F_N; i++)
-        if (i != F_ERRORS)
-            f[i] = f[i] * 1e6 / iters; /* us per operation */
+    per_operation(f, iters, units);
     average(f, r);
 }
 
@@ -233,9 +247,7 @@ static void measure_ceiling(socket_mesh_t *s, buffers_t *b, const options_t *o, 
         }
     }
     socket_worker_stop(w);
-    for (int i = 0; i < F_N; i++)
-        if (i != F_ERRORS)
-            f[i] = f[i] * 1e6 / iters;
+    per_operation(f, iters, units);
     f[F_OVERALL] = f[F_PURE];
     average(f, r);
     if (rank == 0 && r->pure > 0)
@@ -318,6 +330,7 @@ static void fill_ids(result_t *r, const method_t *m, size_t size)
 int main(int argc, char **argv)
 {
     int provided;
+    rate_idle = compute_calibrate();
     /* The progress thread needs MPI_THREAD_MULTIPLE; ask for it for every
      * method so that all rows run under the same MPI. */
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
@@ -358,6 +371,11 @@ int main(int argc, char **argv)
                "at least %.2g s per phase, %d test calls, %d concurrent, work %.0f Msteps/s\n",
                o.nsizes, o.max_size, o.iters_small, o.iters_large, o.skip_small, o.skip_large,
                o.min_time_s, o.tests, o.concurrency, rate / 1e6);
+        printf("# work before MPI_Init: %.0f Msteps/s\n", rate_idle / 1e6);
+        if (rate < 0.8 * rate_idle)
+            printf("# NOTE: after MPI_Init the work runs at %.0f %% of that speed: a thread of\n"
+                   "# the MPI library takes the core all the time; see alone_vs_idle\n",
+                   100 * rate / rate_idle);
         fflush(stdout);
     }
 

@@ -48,7 +48,7 @@ void report_csv_header(FILE *csv)
 {
     fprintf(csv, "method,engine,progress,window,concurrency,size,iterations,overall_us,"
                  "compute_us,init_us,test_us,wait_us,pure_us,overlap_pct,work_overall_us,"
-                 "compute_alone_us,work_overlap_pct,cpu_pure_us,cpu_work_us,errors\n");
+                 "compute_alone_us,work_overlap_pct,cpu_pure_us,cpu_work_us,errors,alone_vs_idle\n");
 }
 
 void report_csv_row(FILE *csv, const result_t *r)
@@ -65,7 +65,10 @@ void report_csv_row(FILE *csv, const result_t *r)
     fprintf(csv, "%.3f,", r->cpu_pure);
     if (r->has_overlap)
         fprintf(csv, "%.3f", r->cpu_work);
-    fprintf(csv, ",%d\n", r->errors);
+    fprintf(csv, ",%d,", r->errors);
+    if (r->has_overlap)
+        fprintf(csv, "%.3f", r->alone_vs_idle);
+    fprintf(csv, "\n");
 }
 
 static void size_name(size_t s, char *buf, size_t len)
@@ -86,6 +89,15 @@ static double score(const result_t *r)
 }
 
 /* One line per size: the best nbo row against MPICH. */
+/* A row whose work alone ran much slower than on an idle core (a library
+ * thread that spins all the time): its work-based figure does not count
+ * that, so say it next to the figure. */
+static void alone_note(FILE *out, const result_t *r)
+{
+    if (r->alone_vs_idle > ALONE_SLOW)
+        fprintf(out, " [its compute alone took %.2fx an idle core's time]", r->alone_vs_idle);
+}
+
 void report_verdicts(FILE *out, const result_t *rows, int n)
 {
     fprintf(out, "\n# Verdict per size: the nbo row with the best min(work, OSU) overlap "
@@ -125,15 +137,19 @@ void report_verdicts(FILE *out, const result_t *rows, int n)
         size_name(size, sz, sizeof sz);
         fprintf(out, "%s:", sz);
         if (nbo)
+        {
             fprintf(out, " %s %.0f %% work overlap (OSU %.0f %%)", nbo->method + 4,
                     nbo->work_overlap, nbo->overlap);
-        else
+            alone_note(out, nbo);
+        } else
             fprintf(out, " no nbo row");
         if (ceiling)
             fprintf(out, " (ceiling: work %.0f %%, CPU-bound %.0f %%)", ceiling->work_overlap,
                     ceiling->overlap);
-        if (mpi)
+        if (mpi) {
             fprintf(out, " vs MPI_Ialltoall %.0f %% (OSU %.0f %%)", mpi->work_overlap, mpi->overlap);
+            alone_note(out, mpi);
+        }
         if (nbo && blocking && blocking->pure > 0)
             fprintf(out, ", latency %.2fx MPI_Alltoall", nbo->pure / blocking->pure);
         fprintf(out, "\n");

@@ -92,10 +92,13 @@ if [ "$async" = 1 ]; then
         tail -n +2 "$csv.async" >>"$csv"
         # Its verdict: against this run's MPI_Alltoall.
         awk -F, 'NR > 1 && $1 == "MPI_Alltoall" { a[$6] = $13 }
-                 NR > 1 && $1 == "MPI_Ialltoall+async" { w[$6] = $17; p[$6] = $13; o[$6] = $14; n[n0++] = $6 }
+                 NR > 1 && $1 == "MPI_Ialltoall+async" { w[$6] = $17; p[$6] = $13; o[$6] = $14; x[$6] = $21; n[n0++] = $6 }
                  END { for (i = 0; i < n0; i++) { s = n[i];
-                         printf "%s B: MPI_Ialltoall+async %.0f %% work overlap (OSU %.0f %%), latency %.2fx MPI_Alltoall\n",
-                                s, w[s], o[s], (a[s] > 0 ? p[s] / a[s] : 0) } }' "$csv"
+                         printf "%s B: MPI_Ialltoall+async %.0f %% work overlap (OSU %.0f %%), latency %.2fx MPI_Alltoall",
+                                s, w[s], o[s], (a[s] > 0 ? p[s] / a[s] : 0)
+                         # as nbo_overlap'"'"'s verdict (ALONE_SLOW in bench.h)
+                         if (x[s] > 1.2) printf " [its compute alone took %.2fx an idle core'"'"'s time]", x[s]
+                         printf "\n" } }' "$csv"
     fi
     rm -f "$csv.async"
 fi
