@@ -16,6 +16,7 @@
 #define BENCH_MAX_CONC 64   /* most concurrent all-to-alls (-c) */
 #define BENCH_MAX_WINDOWS 16
 #define BENCH_MAX_SIZES 64
+#define BENCH_MAX_ITERS 10000000 /* what -T may ask for a very short operation */
 
 /* ------------------------------------------------------------- options */
 

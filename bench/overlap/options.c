@@ -132,7 +132,8 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
     }
     if (o->min_size == 0 || o->max_size < o->min_size || o->max_size > (1u << 30) ||
         o->iters_small < 1 || o->iters_large < 1 || o->skip_small < 0 ||
-        o->tests < 0 || o->min_time_s < 0 || o->budget_s < 0 || o->concurrency < 1 || o->concurrency > BENCH_MAX_CONC) {
+        o->tests < 0 || o->min_time_s < 0 || o->budget_s < 0 || o->concurrency < 1 ||
+        o->concurrency > BENCH_MAX_CONC) {
         if (rank == 0)
             fprintf(stderr, "nbo_overlap: bad sizes, counts, times or concurrency (1..%d)\n",
                     BENCH_MAX_CONC);
@@ -176,8 +177,10 @@ void options_fit(const options_t *o, size_t size, double probe, int *iters, int 
     *skip = options_skip(o, size);
     if (probe <= 0)
         return;
-    if (probe * *iters < o->min_time_s)
-        *iters = (int)(o->min_time_s / probe) + 1;
+    if (probe * *iters < o->min_time_s) {
+        double want = o->min_time_s / probe + 1;
+        *iters = want < BENCH_MAX_ITERS ? (int)want : BENCH_MAX_ITERS;
+    }
     /* About 5 operations' worth per iteration, counting all phases. */
     if (o->budget_s > 0 && probe * 5 * (*iters + *skip) > o->budget_s) {
         int fit = (int)(o->budget_s / (probe * 5));

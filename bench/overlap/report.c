@@ -88,7 +88,6 @@ static double score(const result_t *r)
     return r->work_overlap < r->overlap ? r->work_overlap : r->overlap;
 }
 
-/* One line per size: the best nbo row against MPICH. */
 /* A row whose work alone ran much slower than on an idle core (a library
  * thread that spins all the time): its work-based figure does not count
  * that, so say it next to the figure. */
@@ -98,6 +97,7 @@ static void alone_note(FILE *out, const result_t *r)
         fprintf(out, " [its compute alone took %.2fx an idle core's time]", r->alone_vs_idle);
 }
 
+/* One line per size: the best nbo row against MPICH. */
 void report_verdicts(FILE *out, const result_t *rows, int n)
 {
     fprintf(out, "\n# Verdict per size: the nbo row with the best min(work, OSU) overlap "
@@ -136,8 +136,7 @@ void report_verdicts(FILE *out, const result_t *rows, int n)
         char sz[32];
         size_name(size, sz, sizeof sz);
         fprintf(out, "%s:", sz);
-        if (nbo)
-        {
+        if (nbo) {
             fprintf(out, " %s %.0f %% work overlap (OSU %.0f %%)", nbo->method + 4,
                     nbo->work_overlap, nbo->overlap);
             alone_note(out, nbo);

@@ -76,6 +76,17 @@ static void zero_turns_it_off(void **state)
     assert_true(o.min_time_s > 0);
 }
 
+/* A huge -T on a tiny operation stays a count an int holds. */
+static void counts_stay_bounded(void **state)
+{
+    (void)state;
+    options_t o;
+    assert_int_equal(parse(&o, "-T", "1e6", "-b", "0"), 0);
+    int iters, skip;
+    options_fit(&o, 1, 1e-9, &iters, &skip);
+    assert_int_equal(iters, BENCH_MAX_ITERS);
+}
+
 static void negative_times_are_refused(void **state)
 {
     (void)state;
@@ -91,6 +102,7 @@ int main(void)
         cmocka_unit_test(long_ops_keep_their_count),
         cmocka_unit_test(budget_caps_iterations),
         cmocka_unit_test(zero_turns_it_off),
+        cmocka_unit_test(counts_stay_bounded),
         cmocka_unit_test(negative_times_are_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
