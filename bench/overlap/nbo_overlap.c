@@ -107,6 +107,13 @@ static void average(double local[F_N], result_t *r)
 
 /* ---------------------------------------------------------- measurement */
 
+/* Every rank runs the same counts: those of the slowest rank's probe. */
+static void fit_run(const options_t *o, size_t size, double probe, int *iters, int *skip)
+{
+    MPI_Allreduce(MPI_IN_PLACE, &probe, 1, MPI_DOUBLE, MPI_MAX, world);
+    options_fit(o, size, probe, iters, skip);
+}
+
 static void measure(method_t *m, buffers_t *b, const options_t *o, double rate, result_t *r)
 {
     int iters, skip;
@@ -127,8 +134,7 @@ static void measure(method_t *m, buffers_t *b, const options_t *o, double rate, 
     probe = now_s() - probe;
     if (o->check)
         f[F_ERRORS] = verify(b, m->conc);
-    MPI_Allreduce(MPI_IN_PLACE, &probe, 1, MPI_DOUBLE, MPI_MAX, world);
-    options_fit(o, b->size, probe, &iters, &skip);
+    fit_run(o, b->size, probe, &iters, &skip);
     r->iters = iters;
 
     /* Pure communication. */
@@ -212,9 +218,8 @@ static void measure_ceiling(socket_mesh_t *s, buffers_t *b, const options_t *o, 
     probe = now_s() - probe;
     if (o->check)
         f[F_ERRORS] = verify(b, 1);
-    MPI_Allreduce(MPI_IN_PLACE, &probe, 1, MPI_DOUBLE, MPI_MAX, world);
     int iters, skip;
-    options_fit(o, b->size, probe, &iters, &skip);
+    fit_run(o, b->size, probe, &iters, &skip);
     r->iters = iters;
     for (int i = 0; i < skip + iters; i++) {
         MPI_Barrier(world);

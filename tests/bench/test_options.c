@@ -12,15 +12,29 @@
 
 #include "bench.h"
 
-static int parse(options_t *o, const char *a1, const char *a2, const char *a3, const char *a4)
+/* Parse a command line (NULL-terminated words after the program name);
+ * 0 or options_parse's -1. */
+static int parse(options_t *o, ...)
 {
-    char *argv[] = {"nbo_overlap", (char *)a1, (char *)a2, (char *)a3, (char *)a4, NULL};
+    char *argv[16] = {"nbo_overlap"};
     int argc = 1;
-    while (argv[argc])
-        argc++;
+    va_list ap;
+    va_start(ap, o);
+    for (char *w; argc < 15 && (w = va_arg(ap, char *)) != NULL;)
+        argv[argc++] = w;
+    va_end(ap);
     extern int optind;
     optind = 1; /* getopt again from the start */
     return options_parse(argc, argv, o, 1);
+}
+
+/* The counts for one operation of `size` bytes that took `probe` seconds,
+ * under options o (already parsed). */
+static int fitted(const options_t *o, size_t size, double probe, int *skip)
+{
+    int iters;
+    options_fit(o, size, probe, &iters, skip);
+    return iters;
 }
 
 /* A 0.5 ms operation: 20 iterations would measure 10 ms, one preemption's
@@ -29,10 +43,9 @@ static void short_ops_get_more_iterations(void **state)
 {
     (void)state;
     options_t o;
-    assert_int_equal(parse(&o, "-i", "20", "-T", "1"), 0);
-    o.budget_s = 0;
-    int iters, skip;
-    options_fit(&o, 65536, 0.0005, &iters, &skip);
+    int skip;
+    assert_int_equal(parse(&o, "-i", "20", "-T", "1", "-b", "0", NULL), 0);
+    int iters = fitted(&o, 65536, 0.0005, &skip);
     assert_true(iters * 0.0005 >= 1.0);
     assert_true(iters < 2100);
     assert_int_equal(skip, o.skip_large);
@@ -43,11 +56,9 @@ static void long_ops_keep_their_count(void **state)
 {
     (void)state;
     options_t o;
-    assert_int_equal(parse(&o, "-i", "20", "-T", "1"), 0);
-    o.budget_s = 0;
-    int iters, skip;
-    options_fit(&o, 4u << 20, 0.175, &iters, &skip);
-    assert_int_equal(iters, 20);
+    int skip;
+    assert_int_equal(parse(&o, "-i", "20", "-T", "1", "-b", "0", NULL), 0);
+    assert_int_equal(fitted(&o, 4u << 20, 0.175, &skip), 20);
 }
 
 /* The budget wins over -T: about 5 operations per iteration fit in -b. */
@@ -55,9 +66,9 @@ static void budget_caps_iterations(void **state)
 {
     (void)state;
     options_t o;
-    assert_int_equal(parse(&o, "-T", "100", "-b", "10"), 0);
-    int iters, skip;
-    options_fit(&o, 65536, 0.001, &iters, &skip);
+    int skip;
+    assert_int_equal(parse(&o, "-T", "100", "-b", "10", NULL), 0);
+    int iters = fitted(&o, 65536, 0.001, &skip);
     assert_true(0.001 * 5 * (iters + skip) <= 10.0);
     assert_true(iters >= 1900);
 }
@@ -67,12 +78,10 @@ static void zero_turns_it_off(void **state)
 {
     (void)state;
     options_t o;
-    assert_int_equal(parse(&o, "-i", "3", "-T", "0"), 0);
-    o.budget_s = 0;
-    int iters, skip;
-    options_fit(&o, 1024, 1e-6, &iters, &skip);
-    assert_int_equal(iters, 3);
-    assert_int_equal(parse(&o, "-i", "3", NULL, NULL), 0);
+    int skip;
+    assert_int_equal(parse(&o, "-i", "3", "-T", "0", "-b", "0", NULL), 0);
+    assert_int_equal(fitted(&o, 1024, 1e-6, &skip), 3);
+    assert_int_equal(parse(&o, "-i", "3", NULL), 0);
     assert_true(o.min_time_s > 0);
 }
 
@@ -81,18 +90,17 @@ static void counts_stay_bounded(void **state)
 {
     (void)state;
     options_t o;
-    assert_int_equal(parse(&o, "-T", "1e6", "-b", "0"), 0);
-    int iters, skip;
-    options_fit(&o, 1, 1e-9, &iters, &skip);
-    assert_int_equal(iters, BENCH_MAX_ITERS);
+    int skip;
+    assert_int_equal(parse(&o, "-T", "1e6", "-b", "0", NULL), 0);
+    assert_int_equal(fitted(&o, 1, 1e-9, &skip), BENCH_MAX_ITERS);
 }
 
 static void negative_times_are_refused(void **state)
 {
     (void)state;
     options_t o;
-    assert_int_equal(parse(&o, "-T", "-1", NULL, NULL), -1);
-    assert_int_equal(parse(&o, "-b", "-1", NULL, NULL), -1);
+    assert_int_equal(parse(&o, "-T", "-1", NULL), -1);
+    assert_int_equal(parse(&o, "-b", "-1", NULL), -1);
 }
 
 int main(void)
