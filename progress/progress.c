@@ -76,8 +76,15 @@ int nbo_progress_poll(nbo_progress_mode_t mode)
 void nbo_progress_wait(struct nbo_request *r)
 {
     if (r->comm->cfg.progress == NBO_PROGRESS_THREAD) {
+        /* Help before blocking: when the application computed on every
+         * core, the progress thread's wake-up may still wait for a core
+         * while its completions sit in the engine.  Polling here ends the
+         * request without the two context switches of a hand-over; once
+         * nothing advances, block (the thread keeps its descriptors armed:
+         * what this poll drains only wakes it once more). */
         while (r->state == REQ_ACTIVE)
-            pthread_cond_wait(&done_cond, &lock);
+            if (nbo_progress_poll(NBO_PROGRESS_THREAD) == 0 && r->state == REQ_ACTIVE)
+                pthread_cond_wait(&done_cond, &lock);
         return;
     }
     int idle = 0;

@@ -77,7 +77,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 "$CLUSTER" up -N "$hosts" -r "$rate"
-echo "# emulated cluster: $hosts hosts x $per_host rank(s), tbf $rate, UCX_TLS=tcp,self"
+echo "# emulated cluster: $hosts hosts x $per_host rank(s), tbf $rate, TCP ${NBO_CLUSTER_CC:-cubic}, UCX_TLS=tcp,self"
 on_cluster -N "$hosts" -k "$per_host" -t 900 -d '^# nbo_overlap: done' -g 20 -- "$bin" "${bench_opts[@]}" -o "$csv"
 
 if [ "$async" = 1 ]; then

@@ -17,7 +17,8 @@
 # -N hosts (default 2), -k ranks per host (default 1), -r tbf rate (default
 # 200mbit; 1gbit is the second standard point), -B tbf burst (default 72kb,
 # or NBO_CLUSTER_BURST), -G the veths' GSO size in bytes (default 65536, or
-# NBO_CLUSTER_GSO; see below), -t seconds: timeout of the
+# NBO_CLUSTER_GSO; see below), -C the hosts' TCP congestion control
+# (default cubic, or NBO_CLUSTER_CC; see below), -t seconds: timeout of the
 # mpiexec (default 600), -d PATTERN -g SECONDS: a job whose output showed
 # PATTERN is ended after SECONDS more and counted as finished (UCX tcp can
 # hang in MPI_Finalize, openucx/ucx#8738).  Every NBO_* variable set in the caller's
@@ -54,6 +55,17 @@ rate=200mbit
 # matches testbeds.md.
 burst=${NBO_CLUSTER_BURST:-72kb}
 gso=${NBO_CLUSTER_GSO:-65536}
+# The hosts' TCP congestion control, set per namespace so that the testbed
+# does not inherit whatever this machine's image chose.  Linux's default,
+# cubic, is what a cluster node runs.  This VM image defaults to bbr, whose
+# window follows the path's minimum RTT (veth: 60 us); in a two-way
+# exchange each host's ACKs queue behind its own data in the tbf queue, and
+# bbr's sender then stalls for 10-90 ms waiting for them (seen with tcpdump;
+# docs/benchmarks.md, "Known problems of the testbed").
+cc=${NBO_CLUSTER_CC:-cubic}
+# A namespace may only choose an algorithm on the machine's allowed list;
+# what it was before `up` is kept here and put back by `down`.
+CC_SAVED=/run/nbo-cluster.allowed-cc
 timeout_s=600
 mpiexec_pid=
 done_pattern=""
@@ -127,17 +139,43 @@ cluster_down() {
     done
     ip link del "$BRIDGE" 2>/dev/null || true
     hosts_file_remove
+    cc_allow_restore
+}
+
+# Let the namespaces choose $cc: load it if it is a module, and add it to
+# the machine's allowed list (a namespace other than the first may only
+# pick an algorithm on that list).
+cc_allow() {
+    local avail=/proc/sys/net/ipv4/tcp_available_congestion_control
+    local allowed=/proc/sys/net/ipv4/tcp_allowed_congestion_control
+    if ! grep -qw -- "$cc" "$avail" 2>/dev/null; then
+        modprobe "tcp_$cc" 2>/dev/null || true
+        grep -qw -- "$cc" "$avail" 2>/dev/null ||
+            die "TCP congestion control '$cc' not available here ($(cat "$avail" 2>/dev/null))"
+    fi
+    grep -qw -- "$cc" "$allowed" && return 0
+    [ -e "$CC_SAVED" ] || cat "$allowed" >"$CC_SAVED"
+    echo "$(cat "$allowed") $cc" >"$allowed" || die "cannot allow TCP congestion control '$cc'"
+}
+
+cc_allow_restore() {
+    [ -e "$CC_SAVED" ] || return 0
+    cat "$CC_SAVED" >/proc/sys/net/ipv4/tcp_allowed_congestion_control 2>/dev/null || true
+    rm -f "$CC_SAVED"
 }
 
 cluster_up() {
     [ "$hosts" -ge 1 ] && [ "$hosts" -le $MAX_HOSTS ] || die "-N must be 1..$MAX_HOSTS"
     cluster_down
+    cc_allow
     ip link add "$BRIDGE" type bridge
     ip link set "$BRIDGE" up
     local i ns
     for i in $(seq 1 "$hosts"); do
         ns=$(host_name "$i")
         ip netns add "$ns"
+        ip netns exec "$ns" sysctl -q -w net.ipv4.tcp_congestion_control="$cc" >/dev/null ||
+            die "cannot set TCP congestion control '$cc' in $ns"
         ip link add "v$ns" type veth peer name eth0 netns "$ns"
         ip link set "v$ns" master "$BRIDGE" up
         ip -n "$ns" addr add "$(host_addr "$i")/24" dev eth0
@@ -164,7 +202,7 @@ cluster_up() {
     else
         sleep 0.3
     fi
-    log "up: $hosts hosts $(host_name 1)..$(host_name "$hosts") ($(host_addr 1)..$(host_addr "$hosts")), tbf $rate burst $burst, GSO $gso"
+    log "up: $hosts hosts $(host_name 1)..$(host_name "$hosts") ($(host_addr 1)..$(host_addr "$hosts")), tbf $rate burst $burst, GSO $gso, TCP $cc"
 }
 
 hosts_up() {
@@ -248,6 +286,7 @@ while [ $# -gt 0 ]; do
     -r) rate=$2; shift 2 ;;
     -B) burst=$2; shift 2 ;;
     -G) gso=$2; shift 2 ;;
+    -C) cc=$2; shift 2 ;;
     -t) timeout_s=$2; shift 2 ;;
     -d) done_pattern=$2; shift 2 ;;
     -g) grace_s=$2; shift 2 ;;

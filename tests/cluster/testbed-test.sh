@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# testbed-test.sh - the emulated cluster is the testbed it says it is.
+#
+# Checks what nbo-cluster.sh promises about each host, not just that jobs
+# run: the TCP congestion control it sets (cubic by default, -C otherwise;
+# the machine's own default may differ, e.g. bbr), the tbf shaper on eth0,
+# that `down` puts the machine's allowed list back, and that an unknown
+# algorithm is refused before anything is built.
+# Exit: 0 passed, 1 a check failed, 77 (SKIP) not root / no netns.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+CLUSTER="$HERE/../../scripts/cluster/nbo-cluster.sh"
+ALLOWED=/proc/sys/net/ipv4/tcp_allowed_congestion_control
+
+[ "$(id -u)" -eq 0 ] || { echo "SKIP: the emulated cluster needs root" >&2; exit 77; }
+mkdir -p /run/lock
+exec 9>/run/lock/nbo-cluster.lock
+flock -w 900 9 || { echo "emulated cluster busy" >&2; exit 1; }
+export NBO_CLUSTER_LOCKED=$$ NBO_CLUSTER_QUIET=1
+unset NBO_CLUSTER_CC
+trap 'rc=$?; trap - EXIT; "$CLUSTER" down 2>/dev/null; exit $rc' EXIT
+
+failures=0
+check() { # check WHAT EXPECTED ACTUAL
+    if [ "$2" = "$3" ]; then echo "ok: $1 ($3)"; else echo "FAIL: $1: expected '$2', got '$3'"; failures=$((failures + 1)); fi
+}
+host_cc() { ip netns exec "nbh$1" cat /proc/sys/net/ipv4/tcp_congestion_control; }
+
+allowed_before=$(cat "$ALLOWED")
+echo "machine default: $(cat /proc/sys/net/ipv4/tcp_congestion_control); allowed: $allowed_before"
+
+"$CLUSTER" up -N 2 -r 200mbit
+check "host 1 congestion control (default)" cubic "$(host_cc 1)"
+check "host 2 congestion control (default)" cubic "$(host_cc 2)"
+check "host 2 shaper" "tbf 200Mbit" \
+    "$(ip netns exec nbh2 tc qdisc show dev eth0 | awk '{print $2, $8}')"
+"$CLUSTER" down
+check "allowed list after down" "$allowed_before" "$(cat "$ALLOWED")"
+
+"$CLUSTER" up -N 2 -C reno
+check "host 1 congestion control (-C reno)" reno "$(host_cc 1)"
+"$CLUSTER" down
+
+rc=0
+out=$("$CLUSTER" up -N 2 -C no_such_cc 2>&1) || rc=$?
+check "unknown algorithm: exit status" 1 "$rc"
+case "$out" in *"'no_such_cc' not available"*) m=said ;; *) m="$out" ;; esac
+check "unknown algorithm: message" said "$m"
+check "unknown algorithm: no host built" 0 "$(ip netns list | grep -c '^nbh' || true)"
+
+[ $failures -eq 0 ] || { echo "$failures check(s) failed"; exit 1; }
+echo "testbed: all checks passed"
