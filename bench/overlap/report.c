@@ -81,6 +81,13 @@ static void size_name(size_t s, char *buf, size_t len)
         snprintf(buf, len, "%zu B", s);
 }
 
+/* What the kernel's TCP work leaves to the application while the pure
+ * exchange runs (the ceiling row): 1 - CPU/wall. */
+static double cpu_bound(const result_t *r)
+{
+    return r->pure > 0 ? 100.0 * (1.0 - r->cpu_pure / r->pure) : 0;
+}
+
 /* Conservative: the lower of the two overlap figures, so that noise that
  * inflates one of them does not pick the row. */
 static double score(const result_t *r)
@@ -143,8 +150,8 @@ void report_verdicts(FILE *out, const result_t *rows, int n)
         } else
             fprintf(out, " no nbo row");
         if (ceiling)
-            fprintf(out, " (ceiling: work %.0f %%, CPU-bound %.0f %%)", ceiling->work_overlap,
-                    ceiling->overlap);
+            fprintf(out, " (ceiling: work %.0f %%, OSU %.0f %%, CPU-bound %.0f %%)",
+                    ceiling->work_overlap, ceiling->overlap, cpu_bound(ceiling));
         if (mpi) {
             fprintf(out, " vs MPI_Ialltoall %.0f %% (OSU %.0f %%)", mpi->work_overlap, mpi->overlap);
             alone_note(out, mpi);
