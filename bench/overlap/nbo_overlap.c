@@ -108,37 +108,29 @@ static void average(double local[F_N], result_t *r)
 /* ---------------------------------------------------------- measurement */
 
 /* One overlapped exchange, as the two overlap phases drive it: an nbo or
- * MPI method, or the ceiling's socket thread.  m and tests: the test calls
- * spread over the compute (NULL and 0 for none). */
-typedef struct {
-    int (*start)(void *ctx);
-    int (*wait)(void *ctx);
-    void *ctx;
-    method_t *m;
-    int tests;
-    const char *name;
-} exchange_t;
-
-struct method_exchange {
+ * MPI method (m, b), or the ceiling's socket thread (w).  m and tests also
+ * give the test calls spread over the compute (NULL and 0: none). */
+typedef struct exchange exchange_t;
+struct exchange {
+    int (*start)(const exchange_t *x);
+    int (*wait)(const exchange_t *x);
     method_t *m;
     buffers_t *b;
+    socket_worker_t *w;
+    int tests;
+    const char *name;
 };
 
-static int method_exchange_start(void *ctx)
-{
-    struct method_exchange *mx = ctx;
-    return method_start(mx->m, mx->b, world);
-}
+static int method_exchange_start(const exchange_t *x) { return method_start(x->m, x->b, world); }
+static int method_exchange_wait(const exchange_t *x) { return method_wait(x->m); }
 
-static int method_exchange_wait(void *ctx) { return method_wait(((struct method_exchange *)ctx)->m); }
-
-static int socket_exchange_start(void *ctx)
+static int socket_exchange_start(const exchange_t *x)
 {
-    socket_worker_post(ctx);
+    socket_worker_post(x->w);
     return 0;
 }
 
-static int socket_exchange_wait(void *ctx) { return socket_worker_wait(ctx); }
+static int socket_exchange_wait(const exchange_t *x) { return socket_worker_wait(x->w); }
 
 /* OSU: compute for as long as this rank's pure latency, by the clock. */
 static void osu_phase(const exchange_t *x, double pure, int skip, int iters, double f[F_N])
@@ -146,12 +138,12 @@ static void osu_phase(const exchange_t *x, double pure, int skip, int iters, dou
     for (int i = 0; i < skip + iters; i++) {
         MPI_Barrier(world);
         double t0 = now_s();
-        if (x->start(x->ctx) != 0)
+        if (x->start(x) != 0)
             die("start", x->name);
         double t1 = now_s();
         double test = compute_for_time(pure, x->m, x->tests);
         double t2 = now_s();
-        if (x->wait(x->ctx) != 0)
+        if (x->wait(x) != 0)
             die("wait", x->name);
         double t3 = now_s();
         if (i >= skip) {
@@ -174,10 +166,10 @@ static void work_phase(const exchange_t *x, double units, int skip, int iters, d
         MPI_Barrier(world);
         t0 = now_s();
         double c0 = cpu_s();
-        if (x->start(x->ctx) != 0)
+        if (x->start(x) != 0)
             die("start", x->name);
         compute_work(units, x->m, x->tests);
-        if (x->wait(x->ctx) != 0)
+        if (x->wait(x) != 0)
             die("wait", x->name);
         if (i >= skip) {
             f[F_WORK_OVERALL] += now_s() - t0, f[F_CPU_WORK] += cpu_s() - c0;
@@ -229,8 +221,8 @@ static void measure(method_t *m, buffers_t *b, const options_t *o, double rate, 
     double pure = f[F_PURE] / iters, units = 0;
 
     if (r->has_overlap) {
-        struct method_exchange mx = {m, b};
-        exchange_t x = {method_exchange_start, method_exchange_wait, &mx, m, o->tests, m->name};
+        exchange_t x = {.start = method_exchange_start, .wait = method_exchange_wait,
+                        .m = m, .b = b, .tests = o->tests, .name = m->name};
         units = pure * rate;
         osu_phase(&x, pure, skip, iters, f);
         work_phase(&x, units, skip, iters, f);
@@ -279,7 +271,8 @@ static void measure_ceiling(socket_mesh_t *s, buffers_t *b, const options_t *o, 
     socket_worker_t *w = socket_worker_start(s, b);
     if (!w)
         die("socket worker thread", "ceiling");
-    exchange_t x = {socket_exchange_start, socket_exchange_wait, w, NULL, 0, "ceiling"};
+    exchange_t x = {.start = socket_exchange_start, .wait = socket_exchange_wait, .w = w,
+                    .name = "ceiling"};
     osu_phase(&x, pure, skip, iters, f);
     work_phase(&x, units, skip, iters, f);
     socket_worker_stop(w);
