@@ -89,6 +89,16 @@ typedef enum {
     NBO_PROGRESS_THREAD    /* one background progress thread per process        */
 } nbo_progress_mode_t;
 
+/* How the progress thread is scheduled (docs/configuration.md has the
+ * measurements behind the default). */
+typedef enum {
+    NBO_PROGRESS_SCHED_BATCH = 0, /* SCHED_BATCH: its wake-ups never preempt the
+                                     application; it runs on an idle core at
+                                     once, on a busy one at the next tick     */
+    NBO_PROGRESS_SCHED_NORMAL     /* SCHED_OTHER: a wake-up may preempt the
+                                     application thread that caused it        */
+} nbo_progress_sched_t;
+
 typedef enum {
     NBO_ALG_AUTO = 0,  /* Bruck up to bruck_max bytes per peer, else pairwise */
     NBO_ALG_PAIRWISE,  /* pairwise exchange in windows of W sends             */
@@ -112,6 +122,8 @@ typedef enum {
  *   progress_cpu   NBO_PROGRESS_CPU  -1       core to pin the progress thread to
  *   spin_us        NBO_SPIN_US       0        progress thread polls this long
  *                                             before it sleeps
+ *   progress_sched NBO_PROGRESS_SCHED batch   batch | normal: the progress
+ *                                             thread's scheduling class
  *   check          NBO_CHECK         0        1: compare call signatures across
  *                                             ranks (costs a collective per call)
  *   cuda_chunk     NBO_CUDA_CHUNK    1048576  bytes of send blocks copied from the
@@ -129,6 +141,7 @@ typedef struct nbo_config {
     int                 timeout_ms;
     int                 progress_cpu;
     int                 spin_us;
+    nbo_progress_sched_t progress_sched;
     int                 check;
     size_t              cuda_chunk;
 } nbo_config_t;
@@ -144,6 +157,7 @@ int nbo_config_from_env(nbo_config_t *config);
 const char *nbo_engine_name(nbo_engine_kind_t kind);
 const char *nbo_progress_name(nbo_progress_mode_t mode);
 const char *nbo_algorithm_name(nbo_algorithm_t alg);
+const char *nbo_progress_sched_name(nbo_progress_sched_t sched);
 
 /* ---------------------------------------------------------- communicators */
 

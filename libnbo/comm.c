@@ -80,7 +80,8 @@ static int config_valid(const nbo_config_t *c)
 {
     return (unsigned)c->engine <= NBO_ENGINE_VERBS && (unsigned)c->progress <= NBO_PROGRESS_THREAD &&
            (unsigned)c->algorithm <= NBO_ALG_BRUCK && c->window >= 1 && c->timeout_ms >= 0 &&
-           c->progress_cpu >= -1 && c->spin_us >= 0 && (c->check == 0 || c->check == 1) &&
+           c->progress_cpu >= -1 && c->spin_us >= 0 &&
+           (unsigned)c->progress_sched <= NBO_PROGRESS_SCHED_NORMAL && (c->check == 0 || c->check == 1) &&
            c->cuda_chunk >= 1;
 }
 

@@ -23,6 +23,9 @@ void nbo_config_init(nbo_config_t *c)
     c->timeout_ms = 60000;
     c->progress_cpu = -1;
     c->spin_us = 0;
+    /* Wake-ups that preempt the computing application cost it a context
+     * switch or two per start call (docs/configuration.md). */
+    c->progress_sched = NBO_PROGRESS_SCHED_BATCH;
     c->check = 0;
     /* bench/cuda/gpu-bench.sh on an H100, one host: no size from 64 KiB to
      * 4 MiB beat another beyond the noise (docs/cuda.md). */
@@ -64,6 +67,7 @@ static int env_long(const char *var, long lo, long hi, long *out)
 static const char *const engine_names[] = {"auto", "mpi", "ucx", "verbs"};
 static const char *const progress_names[] = {"auto", "inline", "thread"};
 static const char *const alg_names[] = {"auto", "pairwise", "bruck"};
+static const char *const sched_names[] = {"batch", "normal"};
 
 int nbo_config_from_env(nbo_config_t *c)
 {
@@ -85,6 +89,11 @@ int nbo_config_from_env(nbo_config_t *c)
         if ((i = pick(v, alg_names, 3)) < 0)
             return bad("NBO_ALGORITHM", v, "pairwise, bruck or auto");
         c->algorithm = (nbo_algorithm_t)i;
+    }
+    if ((v = getenv("NBO_PROGRESS_SCHED")) && *v) {
+        if ((i = pick(v, sched_names, 2)) < 0)
+            return bad("NBO_PROGRESS_SCHED", v, "batch or normal");
+        c->progress_sched = (nbo_progress_sched_t)i;
     }
     long x;
     int rc;
@@ -118,4 +127,9 @@ const char *nbo_progress_name(nbo_progress_mode_t m)
 const char *nbo_algorithm_name(nbo_algorithm_t a)
 {
     return (unsigned)a < 3 ? alg_names[a] : "?";
+}
+
+const char *nbo_progress_sched_name(nbo_progress_sched_t s)
+{
+    return (unsigned)s < 2 ? sched_names[s] : "?";
 }

@@ -166,6 +166,9 @@ static void communicators(void)
         mt_fail("failed nbo_comm_create left a handle");
     mt_config(&cfg, (nbo_algorithm_t)42);
     MT_EXPECT(NBO_ERR_CONFIG, nbo_comm_create(MPI_COMM_WORLD, &cfg, &c));
+    mt_config(&cfg, NBO_ALG_AUTO);
+    cfg.progress_sched = (nbo_progress_sched_t)7;
+    MT_EXPECT(NBO_ERR_CONFIG, nbo_comm_create(MPI_COMM_WORLD, &cfg, &c));
 }
 
 static void requests(nbo_comm_t comm)

@@ -110,7 +110,8 @@ static void invalid_args(void **state)
 
 static const char *const nbo_vars[] = {"NBO_ENGINE", "NBO_PROGRESS", "NBO_ALGORITHM",
                                        "NBO_WINDOW", "NBO_BRUCK_MAX", "NBO_TIMEOUT",
-                                       "NBO_PROGRESS_CPU", "NBO_SPIN_US", "NBO_CHECK"};
+                                       "NBO_PROGRESS_CPU", "NBO_SPIN_US", "NBO_PROGRESS_SCHED",
+                                       "NBO_CHECK"};
 
 static int clear_env(void **state)
 {
@@ -129,6 +130,7 @@ static void env_defaults(void **state)
     assert_int_equal(c.progress, NBO_PROGRESS_AUTO);
     assert_int_equal(c.algorithm, NBO_ALG_AUTO);
     assert_true(c.window >= 1);
+    assert_int_equal(c.progress_sched, NBO_PROGRESS_SCHED_BATCH);
     d = c;
     assert_int_equal(nbo_config_from_env(&c), NBO_SUCCESS);
     assert_memory_equal(&c, &d, sizeof(c)); /* nothing set: nothing changes */
@@ -151,6 +153,7 @@ static void env_parses(void **state)
     setenv("NBO_TIMEOUT", "0", 1);
     setenv("NBO_PROGRESS_CPU", "1", 1);
     setenv("NBO_SPIN_US", "50", 1);
+    setenv("NBO_PROGRESS_SCHED", "Normal", 1);
     setenv("NBO_CHECK", "1", 1);
     assert_int_equal(nbo_config_from_env(&c), NBO_SUCCESS);
     assert_int_equal(c.engine, NBO_ENGINE_MPI);
@@ -161,11 +164,15 @@ static void env_parses(void **state)
     assert_int_equal(c.timeout_ms, 0);
     assert_int_equal(c.progress_cpu, 1);
     assert_int_equal(c.spin_us, 50);
+    assert_int_equal(c.progress_sched, NBO_PROGRESS_SCHED_NORMAL);
     assert_int_equal(c.check, 1);
     setenv("NBO_ENGINE", "ucx", 1);
     setenv("NBO_PROGRESS", "inline", 1);
     setenv("NBO_ALGORITHM", "pairwise", 1);
+    setenv("NBO_PROGRESS_SCHED", "batch", 1);
     assert_int_equal(nbo_config_from_env(&c), NBO_SUCCESS);
+    assert_int_equal(c.progress_sched, NBO_PROGRESS_SCHED_BATCH);
+    assert_string_equal(nbo_progress_sched_name(c.progress_sched), "batch");
     assert_int_equal(c.engine, NBO_ENGINE_UCX);
     assert_int_equal(c.progress, NBO_PROGRESS_INLINE);
     assert_int_equal(c.algorithm, NBO_ALG_PAIRWISE);
@@ -182,7 +189,7 @@ static void env_rejects(void **state)
         {"NBO_WINDOW", "8x"},       {"NBO_WINDOW", "abc"},      {"NBO_WINDOW", "99999999999999999999"},
         {"NBO_BRUCK_MAX", "-5"},    {"NBO_BRUCK_MAX", "1k"},    {"NBO_TIMEOUT", "-1"},
         {"NBO_PROGRESS_CPU", "-2"}, {"NBO_SPIN_US", "-1"},      {"NBO_CHECK", "2"},
-        {"NBO_CHECK", "yes"},
+        {"NBO_CHECK", "yes"},       {"NBO_PROGRESS_SCHED", "fifo"}, {"NBO_PROGRESS_SCHED", "idle"},
     };
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         clear_env(state);

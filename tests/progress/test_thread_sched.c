@@ -1,0 +1,99 @@
+/*
+ * test_thread_sched.c - the progress thread has the scheduling class its
+ * configuration asks for (NBO_PROGRESS_SCHED, default batch).
+ *
+ * The thread names itself "nbo-progress"; the test finds it among this
+ * process' threads in /proc and reads its policy (field 41 of stat), so it
+ * checks what the kernel applies, not what libnbo believes it set.  One run
+ * per setting: the progress thread is per process and takes the setting of
+ * the first thread-mode communicator.  Then an all-to-all must still
+ * complete, with the right data.
+ */
+#define _GNU_SOURCE
+#include "nbo_test.h"
+
+#include <dirent.h>
+#include <sched.h>
+#include <string.h>
+
+/* The policy of this process' thread named `name`, or -1 if none has it. */
+static int thread_policy(const char *name)
+{
+    DIR *d = opendir("/proc/self/task");
+    if (!d)
+        return -1;
+    int policy = -1;
+    struct dirent *e;
+    while (policy < 0 && (e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[300], comm[64] = "", stat[1024];
+        snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        int named = fgets(comm, sizeof(comm), f) && strncmp(comm, name, strlen(name)) == 0 &&
+                    (comm[strlen(name)] == '\n' || comm[strlen(name)] == '\0');
+        fclose(f);
+        if (!named)
+            continue;
+        snprintf(path, sizeof(path), "/proc/self/task/%s/stat", e->d_name);
+        if (!(f = fopen(path, "r")))
+            continue;
+        size_t n = fread(stat, 1, sizeof(stat) - 1, f);
+        fclose(f);
+        stat[n] = '\0';
+        /* Fields after the command name, which is in parentheses: state is
+         * field 3, policy field 41, so 38 more after the state. */
+        char *p = strrchr(stat, ')');
+        int field = 2;
+        for (; p && *p && field < 41; p++)
+            if (*p == ' ')
+                field++;
+        if (p && field == 41)
+            policy = atoi(p);
+    }
+    closedir(d);
+    return policy;
+}
+
+int main(int argc, char **argv)
+{
+    int provided, P, me;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    MPI_Comm_size(MPI_COMM_WORLD, &P);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    int before = thread_policy("nbo-progress");
+    nbo_comm_t comm = nbo_test_comm(NBO_PROGRESS_THREAD, 0, NBO_ALG_AUTO);
+    nbo_config_t cfg;
+    nbo_config_init(&cfg);
+    nbo_config_from_env(&cfg);
+    int want = cfg.progress_sched == NBO_PROGRESS_SCHED_BATCH ? SCHED_BATCH : SCHED_OTHER;
+    int got = thread_policy("nbo-progress");
+
+    enum { N = 4096 };
+    char *s = malloc((size_t)N * P), *r = calloc((size_t)N, (size_t)P);
+    for (int j = 0; j < P; j++)
+        memset(s + (size_t)j * N, 'a' + (me * 7 + j) % 26, N);
+    nbo_request_t req;
+    int rc = nbo_ialltoall(s, N, MPI_BYTE, r, N, MPI_BYTE, comm, &req);
+    if (rc == NBO_SUCCESS)
+        rc = nbo_wait(&req);
+    int data_ok = 1;
+    for (int j = 0; j < P && rc == NBO_SUCCESS; j++)
+        for (int k = 0; k < N; k++)
+            if (r[(size_t)j * N + k] != 'a' + (j * 7 + me) % 26)
+                data_ok = 0;
+
+    int bad = before != -1 || got != want || rc != NBO_SUCCESS || !data_ok, any;
+    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    printf("%s: rank %d: NBO_PROGRESS_SCHED=%s: thread nbo-progress policy %d (want %d; "
+           "none before the communicator: %s), all-to-all: %s, data %s\n",
+           bad ? "FAIL" : "PASS", me, nbo_progress_sched_name(cfg.progress_sched), got, want,
+           before == -1 ? "yes" : "no", nbo_strerror(rc), data_ok ? "right" : "WRONG");
+    free(s);
+    free(r);
+    nbo_comm_free(&comm);
+    MPI_Finalize();
+    return any;
+}
