@@ -223,7 +223,6 @@ static void schedule(nbo_progress_sched_t sched)
     if (e)
         fprintf(stderr, "libnbo: cannot give the progress thread the %s scheduling class: %s\n",
                 nbo_progress_sched_name(sched), strerror(e));
-    pthread_setname_np(T.thread, "nbo-progress");
 }
 
 static void pin(int cpu)
@@ -252,6 +251,7 @@ int nbo_progress_thread_start(struct nbo_comm *c)
         if (pthread_create(&T.thread, NULL, thread_main, NULL) != 0)
             goto fail;
         pthread_getcpuclockid(T.thread, &T.cpu_clock);
+        pthread_setname_np(T.thread, "nbo-progress"); /* for top -H, perf, the tests */
         T.running = 1;
         pin(c->cfg.progress_cpu);
         schedule(c->cfg.progress_sched);

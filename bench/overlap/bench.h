@@ -139,6 +139,8 @@ typedef struct result {
     double cpu_pure, cpu_work; /* process CPU us per operation            */
     double alone_vs_idle;      /* compute alone / the same work on an idle
                                   core before MPI_Init (1: nothing else ran) */
+    double start_preempt;      /* times the caller was preempted per start
+                                  call (OSU phase)                        */
     int has_overlap;           /* 0 for MPI_Alltoall: only latency        */
     int errors;
 } result_t;

@@ -12,7 +12,10 @@
  * Every figure is the average over ranks of per-rank means, as OSU reports.
  * See docs/benchmarks.md for the formulas and how to run it.
  */
+#define _GNU_SOURCE /* RUSAGE_THREAD */
 #include "bench.h"
+
+#include <sys/resource.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,14 +73,16 @@ static int verify(const buffers_t *b, int conc)
 /* ------------------------------------------------------------ averaging */
 
 enum { F_OVERALL, F_COMPUTE, F_INIT, F_TEST, F_WAIT, F_PURE, F_WORK_OVERALL, F_ALONE,
-       F_CPU_PURE, F_CPU_WORK, F_ALONE_VS_IDLE, F_ERRORS, F_N };
+       F_CPU_PURE, F_CPU_WORK, F_ALONE_VS_IDLE, F_ERRORS, F_START_PREEMPT, F_N };
 
 /* Per operation (us) from sums over iters; the ratio of the compute alone
  * to the same units on an idle core. */
 static void per_operation(double f[F_N], int iters, double units)
 {
     for (int i = 0; i < F_N; i++)
-        if (i != F_ERRORS && i != F_ALONE_VS_IDLE)
+        if (i == F_START_PREEMPT)
+            f[i] /= iters;
+        else if (i != F_ERRORS && i != F_ALONE_VS_IDLE)
             f[i] = f[i] * 1e6 / iters;
     f[F_ALONE_VS_IDLE] = units > 0 && rate_idle > 0 ? f[F_ALONE] * 1e-6 / (units / rate_idle) : 0;
 }
@@ -97,6 +102,7 @@ static void average(double local[F_N], result_t *r)
     r->work_overall = f[F_WORK_OVERALL], r->compute_alone = f[F_ALONE];
     r->cpu_pure = f[F_CPU_PURE], r->cpu_work = f[F_CPU_WORK];
     r->alone_vs_idle = f[F_ALONE_VS_IDLE];
+    r->start_preempt = f[F_START_PREEMPT];
     r->errors = (int)f[F_ERRORS];
     if (r->pure > 0 && r->has_overlap) {
         double o = 100.0 - 100.0 * (r->overall - r->compute) / r->pure;
@@ -132,22 +138,32 @@ static int socket_exchange_start(const exchange_t *x)
 
 static int socket_exchange_wait(const exchange_t *x) { return socket_worker_wait(x->w); }
 
+/* Times the calling thread was preempted so far: a start call that wakes a
+ * thread which then takes the caller's core pays for it in Init. */
+static long preempted(void)
+{
+    struct rusage ru;
+    return getrusage(RUSAGE_THREAD, &ru) == 0 ? ru.ru_nivcsw : 0;
+}
+
 /* OSU: compute for as long as this rank's pure latency, by the clock. */
 static void osu_phase(const exchange_t *x, double pure, int skip, int iters, double f[F_N])
 {
     for (int i = 0; i < skip + iters; i++) {
         MPI_Barrier(world);
+        long p0 = preempted();
         double t0 = now_s();
         if (x->start(x) != 0)
             die("start", x->name);
         double t1 = now_s();
+        long p1 = preempted();
         double test = compute_for_time(pure, x->m, x->tests);
         double t2 = now_s();
         if (x->wait(x) != 0)
             die("wait", x->name);
         double t3 = now_s();
         if (i >= skip) {
-            f[F_OVERALL] += t3 - t0, f[F_INIT] += t1 - t0;
+            f[F_OVERALL] += t3 - t0, f[F_INIT] += t1 - t0, f[F_START_PREEMPT] += (double)(p1 - p0);
             f[F_COMPUTE] += t2 - t1 - test, f[F_TEST] += test, f[F_WAIT] += t3 - t2;
         }
     }

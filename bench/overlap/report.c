@@ -48,7 +48,8 @@ void report_csv_header(FILE *csv)
 {
     fprintf(csv, "method,engine,progress,window,concurrency,size,iterations,overall_us,"
                  "compute_us,init_us,test_us,wait_us,pure_us,overlap_pct,work_overall_us,"
-                 "compute_alone_us,work_overlap_pct,cpu_pure_us,cpu_work_us,errors,alone_vs_idle\n");
+                 "compute_alone_us,work_overlap_pct,cpu_pure_us,cpu_work_us,errors,alone_vs_idle,"
+                 "start_preempt\n");
 }
 
 void report_csv_row(FILE *csv, const result_t *r)
@@ -68,6 +69,9 @@ void report_csv_row(FILE *csv, const result_t *r)
     fprintf(csv, ",%d,", r->errors);
     if (r->has_overlap)
         fprintf(csv, "%.3f", r->alone_vs_idle);
+    fprintf(csv, ",");
+    if (r->has_overlap)
+        fprintf(csv, "%.2f", r->start_preempt);
     fprintf(csv, "\n");
 }
 
