@@ -92,11 +92,13 @@ typedef enum {
 /* How the progress thread is scheduled (docs/configuration.md has the
  * measurements behind the default). */
 typedef enum {
-    NBO_PROGRESS_SCHED_BATCH = 0, /* SCHED_BATCH: its wake-ups never preempt the
-                                     application; it runs on an idle core at
-                                     once, on a busy one at the next tick     */
-    NBO_PROGRESS_SCHED_NORMAL     /* SCHED_OTHER: a wake-up may preempt the
-                                     application thread that caused it        */
+    NBO_PROGRESS_SCHED_AUTO = 0, /* batch while every thread-mode engine has a
+                                    descriptor to sleep on, else normal      */
+    NBO_PROGRESS_SCHED_BATCH,    /* SCHED_BATCH: its wake-ups never preempt the
+                                    application; it runs on an idle core at
+                                    once, on a busy one at the next tick     */
+    NBO_PROGRESS_SCHED_NORMAL    /* SCHED_OTHER: a wake-up may preempt the
+                                    application thread that caused it        */
 } nbo_progress_sched_t;
 
 typedef enum {
@@ -122,8 +124,9 @@ typedef enum {
  *   progress_cpu   NBO_PROGRESS_CPU  -1       core to pin the progress thread to
  *   spin_us        NBO_SPIN_US       0        progress thread polls this long
  *                                             before it sleeps
- *   progress_sched NBO_PROGRESS_SCHED batch   batch | normal: the progress
- *                                             thread's scheduling class
+ *   progress_sched NBO_PROGRESS_SCHED auto    auto | batch | normal: the
+ *                                             progress thread's scheduling
+ *                                             class
  *   check          NBO_CHECK         0        1: compare call signatures across
  *                                             ranks (costs a collective per call)
  *   cuda_chunk     NBO_CUDA_CHUNK    1048576  bytes of send blocks copied from the

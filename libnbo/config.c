@@ -23,9 +23,11 @@ void nbo_config_init(nbo_config_t *c)
     c->timeout_ms = 60000;
     c->progress_cpu = -1;
     c->spin_us = 0;
-    /* Wake-ups that preempt the computing application cost it a context
-     * switch or two per start call (docs/configuration.md). */
-    c->progress_sched = NBO_PROGRESS_SCHED_BATCH;
+    /* Batch where the thread sleeps on descriptors: wake-ups that preempt
+     * the computing application cost it a context switch or two per start
+     * call; a polling thread needs its timer wake-ups on time
+     * (docs/configuration.md). */
+    c->progress_sched = NBO_PROGRESS_SCHED_AUTO;
     c->check = 0;
     /* bench/cuda/gpu-bench.sh on an H100, one host: no size from 64 KiB to
      * 4 MiB beat another beyond the noise (docs/cuda.md). */
@@ -67,7 +69,7 @@ static int env_long(const char *var, long lo, long hi, long *out)
 static const char *const engine_names[] = {"auto", "mpi", "ucx", "verbs"};
 static const char *const progress_names[] = {"auto", "inline", "thread"};
 static const char *const alg_names[] = {"auto", "pairwise", "bruck"};
-static const char *const sched_names[] = {"batch", "normal"};
+static const char *const sched_names[] = {"auto", "batch", "normal"};
 
 int nbo_config_from_env(nbo_config_t *c)
 {
@@ -91,8 +93,8 @@ int nbo_config_from_env(nbo_config_t *c)
         c->algorithm = (nbo_algorithm_t)i;
     }
     if ((v = getenv("NBO_PROGRESS_SCHED")) && *v) {
-        if ((i = pick(v, sched_names, 2)) < 0)
-            return bad("NBO_PROGRESS_SCHED", v, "batch or normal");
+        if ((i = pick(v, sched_names, 3)) < 0)
+            return bad("NBO_PROGRESS_SCHED", v, "batch, normal or auto");
         c->progress_sched = (nbo_progress_sched_t)i;
     }
     long x;
@@ -131,5 +133,5 @@ const char *nbo_algorithm_name(nbo_algorithm_t a)
 
 const char *nbo_progress_sched_name(nbo_progress_sched_t s)
 {
-    return (unsigned)s < 2 ? sched_names[s] : "?";
+    return (unsigned)s < 3 ? sched_names[s] : "?";
 }

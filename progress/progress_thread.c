@@ -8,12 +8,15 @@
  * per event, no spinning unless NBO_SPIN_US asks for a short spin first.
  * Engines without a descriptor (MPI) are polled every POLL_US instead.
  *
- * The thread is named "nbo-progress" and runs SCHED_BATCH by default: the
- * events that wake it mostly come from the application's own calls (a
- * start call's send makes the peer's data and the completions arrive), and
- * a wake-up that preempts the application then costs it two context
- * switches while it holds the lock the thread wants.  A SCHED_BATCH thread
- * takes an idle core at once and a busy one at the next tick.
+ * The thread is named "nbo-progress".  While it sleeps on descriptors it
+ * runs SCHED_BATCH by default (NBO_PROGRESS_SCHED=auto): the events that
+ * wake it mostly come from the application's own calls (a start call's send
+ * makes the peer's data and the completions arrive), and a wake-up that
+ * preempts the application then costs it two context switches while it
+ * holds the lock the thread wants.  A SCHED_BATCH thread takes an idle core
+ * at once and a busy one at the next tick, which a thread that polls an
+ * engine every POLL_US cannot afford: with such an engine it runs
+ * SCHED_OTHER.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -43,6 +46,8 @@ static struct {
     int       fds[MAX_FDS], fd_refs[MAX_FDS], nfds;
     int       fd_quiet[MAX_FDS];  /* out of the epoll set: its engine wants no events */
     int       fdless;         /* thread-mode comms whose engine has no fd */
+    nbo_progress_sched_t sched; /* the first communicator's setting */
+    int       policy;         /* the class applied, -1 before the first */
     clockid_t cpu_clock;
 } T = {.epfd = -1, .wakefd = -1};
 
@@ -215,14 +220,21 @@ static void *thread_main(void *arg)
     return NULL;
 }
 
-static void schedule(nbo_progress_sched_t sched)
+/* Give the thread the class its setting asks for; auto depends on whether
+ * a polled engine is in use, so this runs whenever that set changes. */
+static void schedule(void)
 {
+    int batch = T.sched == NBO_PROGRESS_SCHED_BATCH ||
+                (T.sched == NBO_PROGRESS_SCHED_AUTO && T.fdless == 0);
+    int policy = batch ? SCHED_BATCH : SCHED_OTHER;
+    if (policy == T.policy)
+        return;
     struct sched_param sp = {0};
-    int policy = sched == NBO_PROGRESS_SCHED_BATCH ? SCHED_BATCH : SCHED_OTHER;
     int e = pthread_setschedparam(T.thread, policy, &sp);
     if (e)
         fprintf(stderr, "libnbo: cannot give the progress thread the %s scheduling class: %s\n",
-                nbo_progress_sched_name(sched), strerror(e));
+                batch ? "SCHED_BATCH" : "SCHED_OTHER", strerror(e));
+    T.policy = policy;
 }
 
 static void pin(int cpu)
@@ -254,7 +266,8 @@ int nbo_progress_thread_start(struct nbo_comm *c)
         pthread_setname_np(T.thread, "nbo-progress"); /* for top -H, perf, the tests */
         T.running = 1;
         pin(c->cfg.progress_cpu);
-        schedule(c->cfg.progress_sched);
+        T.sched = c->cfg.progress_sched;
+        T.policy = -1;
     }
     int fd = comm_fd(c);
     int rc = fd >= 0 ? fd_add(fd) : NBO_SUCCESS;
@@ -266,6 +279,7 @@ int nbo_progress_thread_start(struct nbo_comm *c)
     if (fd < 0)
         T.fdless++;
     T.users++;
+    schedule();
     wake();
     return NBO_SUCCESS;
 fail:
@@ -287,6 +301,8 @@ void nbo_progress_thread_stop(struct nbo_comm *c)
             T.fdless--;
         T.users--;
     }
+    if (T.users > 0 && T.running)
+        schedule();
     if (T.users > 0 || !T.running)
         return;
     T.stop = 1;

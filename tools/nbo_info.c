@@ -72,7 +72,7 @@ static void print_config(void)
         "progress: inline | thread | auto (thread when the host runs the waits)");
     row("NBO_PROGRESS_SCHED", nbo_progress_sched_name(c.progress_sched),
         nbo_progress_sched_name(def.progress_sched),
-        "progress thread scheduling: batch (never preempts the application) | normal");
+        "progress thread scheduling: batch (never preempts the application) | normal | auto (batch unless an engine is polled)");
     row("NBO_ALGORITHM", nbo_algorithm_name(c.algorithm), nbo_algorithm_name(def.algorithm),
         "all-to-all algorithm: auto | pairwise | bruck");
 #define NUM(var, field, fmt, meaning)                                                      \

@@ -1,6 +1,8 @@
 /*
  * test_thread_sched.c - the progress thread has the scheduling class its
- * configuration asks for (NBO_PROGRESS_SCHED, default batch).
+ * configuration asks for (NBO_PROGRESS_SCHED; auto: batch while it sleeps
+ * on engine descriptors, normal when it polls an engine without one, the
+ * MPI engine).
  *
  * The thread names itself "nbo-progress"; the test finds it among this
  * process' threads in /proc and reads its policy (field 41 of stat), so it
@@ -68,7 +70,13 @@ int main(int argc, char **argv)
     nbo_config_t cfg;
     nbo_config_init(&cfg);
     nbo_config_from_env(&cfg);
-    int want = cfg.progress_sched == NBO_PROGRESS_SCHED_BATCH ? SCHED_BATCH : SCHED_OTHER;
+    nbo_comm_info_t info;
+    nbo_comm_query(comm, &info);
+    int polled = info.engine == NBO_ENGINE_MPI; /* no descriptor: the thread polls it */
+    int want = cfg.progress_sched == NBO_PROGRESS_SCHED_BATCH ||
+                       (cfg.progress_sched == NBO_PROGRESS_SCHED_AUTO && !polled)
+                   ? SCHED_BATCH
+                   : SCHED_OTHER;
     int got = thread_policy("nbo-progress");
 
     enum { N = 4096 };
@@ -87,9 +95,10 @@ int main(int argc, char **argv)
 
     int bad = before != -1 || got != want || rc != NBO_SUCCESS || !data_ok, any;
     MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    printf("%s: rank %d: NBO_PROGRESS_SCHED=%s: thread nbo-progress policy %d (want %d; "
+    printf("%s: rank %d: engine %s, NBO_PROGRESS_SCHED=%s: thread nbo-progress policy %d (want %d; "
            "none before the communicator: %s), all-to-all: %s, data %s\n",
-           bad ? "FAIL" : "PASS", me, nbo_progress_sched_name(cfg.progress_sched), got, want,
+           bad ? "FAIL" : "PASS", me, nbo_engine_name(info.engine),
+           nbo_progress_sched_name(cfg.progress_sched), got, want,
            before == -1 ? "yes" : "no", nbo_strerror(rc), data_ok ? "right" : "WRONG");
     free(s);
     free(r);

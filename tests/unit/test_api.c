@@ -130,7 +130,7 @@ static void env_defaults(void **state)
     assert_int_equal(c.progress, NBO_PROGRESS_AUTO);
     assert_int_equal(c.algorithm, NBO_ALG_AUTO);
     assert_true(c.window >= 1);
-    assert_int_equal(c.progress_sched, NBO_PROGRESS_SCHED_BATCH);
+    assert_int_equal(c.progress_sched, NBO_PROGRESS_SCHED_AUTO);
     d = c;
     assert_int_equal(nbo_config_from_env(&c), NBO_SUCCESS);
     assert_memory_equal(&c, &d, sizeof(c)); /* nothing set: nothing changes */
@@ -173,6 +173,9 @@ static void env_parses(void **state)
     assert_int_equal(nbo_config_from_env(&c), NBO_SUCCESS);
     assert_int_equal(c.progress_sched, NBO_PROGRESS_SCHED_BATCH);
     assert_string_equal(nbo_progress_sched_name(c.progress_sched), "batch");
+    setenv("NBO_PROGRESS_SCHED", "AUTO", 1);
+    assert_int_equal(nbo_config_from_env(&c), NBO_SUCCESS);
+    assert_int_equal(c.progress_sched, NBO_PROGRESS_SCHED_AUTO);
     assert_int_equal(c.engine, NBO_ENGINE_UCX);
     assert_int_equal(c.progress, NBO_PROGRESS_INLINE);
     assert_int_equal(c.algorithm, NBO_ALG_PAIRWISE);
