@@ -47,7 +47,6 @@ static struct {
     int       fd_quiet[MAX_FDS];  /* out of the epoll set: its engine wants no events */
     int       fdless;         /* thread-mode comms whose engine has no fd */
     nbo_progress_sched_t sched; /* the first communicator's setting */
-    int       policy;         /* the class applied, -1 before the first */
     clockid_t cpu_clock;
 } T = {.epfd = -1, .wakefd = -1};
 
@@ -221,20 +220,17 @@ static void *thread_main(void *arg)
 }
 
 /* Give the thread the class its setting asks for; auto depends on whether
- * a polled engine is in use, so this runs whenever that set changes. */
+ * a polled engine is in use, so this runs whenever that set changes (a
+ * communicator created or freed: never on a hot path). */
 static void schedule(void)
 {
     int batch = T.sched == NBO_PROGRESS_SCHED_BATCH ||
                 (T.sched == NBO_PROGRESS_SCHED_AUTO && T.fdless == 0);
-    int policy = batch ? SCHED_BATCH : SCHED_OTHER;
-    if (policy == T.policy)
-        return;
     struct sched_param sp = {0};
-    int e = pthread_setschedparam(T.thread, policy, &sp);
+    int e = pthread_setschedparam(T.thread, batch ? SCHED_BATCH : SCHED_OTHER, &sp);
     if (e)
         fprintf(stderr, "libnbo: cannot give the progress thread the %s scheduling class: %s\n",
                 batch ? "SCHED_BATCH" : "SCHED_OTHER", strerror(e));
-    T.policy = policy;
 }
 
 static void pin(int cpu)
@@ -267,7 +263,6 @@ int nbo_progress_thread_start(struct nbo_comm *c)
         T.running = 1;
         pin(c->cfg.progress_cpu);
         T.sched = c->cfg.progress_sched;
-        T.policy = -1;
     }
     int fd = comm_fd(c);
     int rc = fd >= 0 ? fd_add(fd) : NBO_SUCCESS;

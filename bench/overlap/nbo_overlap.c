@@ -15,11 +15,10 @@
 #define _GNU_SOURCE /* RUSAGE_THREAD */
 #include "bench.h"
 
-#include <sys/resource.h>
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 static MPI_Comm world;
 static int rank, nprocs;
