@@ -12,6 +12,7 @@ static struct nbo_comm *comms;
 
 void nbo_lock(void) { pthread_mutex_lock(&lock); }
 void nbo_unlock(void) { pthread_mutex_unlock(&lock); }
+void nbo_lock_wait(pthread_cond_t *cv) { pthread_cond_wait(cv, &lock); }
 
 struct nbo_comm *nbo_progress_comms(void) { return comms; }
 
@@ -79,11 +80,13 @@ void nbo_progress_wait(struct nbo_request *r)
         /* Help before blocking: when the application computed on every
          * core, the progress thread's wake-up may still wait for a core
          * while its completions sit in the engine.  Polling here ends the
-         * request without the two context switches of a hand-over; once
-         * nothing advances, block (the thread keeps its descriptors armed:
-         * what this poll drains only wakes it once more). */
+         * request without the two context switches of a hand-over.  Once
+         * nothing advances, sleep on the engines' descriptors and run their
+         * events here (nbo_progress_drive), or, while another waiter does
+         * or an engine has none, block until a request ends. */
         while (r->state == REQ_ACTIVE)
-            if (nbo_progress_poll(NBO_PROGRESS_THREAD) == 0 && r->state == REQ_ACTIVE)
+            if (nbo_progress_poll(NBO_PROGRESS_THREAD) == 0 && r->state == REQ_ACTIVE &&
+                !nbo_progress_drive(r))
                 pthread_cond_wait(&done_cond, &lock);
         return;
     }
@@ -102,4 +105,8 @@ void nbo_progress_wait(struct nbo_request *r)
     }
 }
 
-void nbo_progress_signal(void) { pthread_cond_broadcast(&done_cond); }
+void nbo_progress_signal(void)
+{
+    pthread_cond_broadcast(&done_cond);
+    nbo_progress_thread_finished();
+}

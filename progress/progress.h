@@ -9,11 +9,15 @@
  *           communicators;
  *   thread  one background thread per process polls the thread-mode
  *           communicators and, when nothing can advance, sleeps in epoll on
- *           their engines' event descriptors (progress_thread.c).  Waiters
- *           block on a condition variable; nobody spins.
+ *           their engines' event descriptors (progress_thread.c).  A
+ *           waiter sleeps on the same descriptors and runs the events
+ *           itself while the thread stands aside; other waiters block on
+ *           a condition variable; nobody spins.
  */
 #ifndef NBO_PROGRESS_H
 #define NBO_PROGRESS_H
+
+#include <pthread.h>
 
 #include "nbo.h"
 
@@ -22,6 +26,8 @@ struct nbo_request;
 
 void nbo_lock(void);
 void nbo_unlock(void);
+/* pthread_cond_wait on the lock (held). */
+void nbo_lock_wait(pthread_cond_t *cv);
 
 /* Add or remove a communicator from the set that is progressed (lock held).
  * The first thread-mode communicator starts the progress thread, the last
@@ -56,5 +62,15 @@ void nbo_progress_started(struct nbo_comm *c);
  * set of descriptors changed. */
 int  nbo_progress_thread_start(struct nbo_comm *c);
 void nbo_progress_thread_stop(struct nbo_comm *c);
+
+/* The caller, waiting for thread-mode request r, runs its events itself
+ * until r ends, sleeping on the engines' descriptors while the thread
+ * stands aside (lock held; dropped while sleeping).  Returns 0 without
+ * doing anything when it cannot: another waiter drives, or an engine has no
+ * descriptor. */
+int  nbo_progress_drive(struct nbo_request *r);
+
+/* A request finished (lock held): wake a driving waiter that sleeps. */
+void nbo_progress_thread_finished(void);
 
 #endif

@@ -17,6 +17,13 @@
  * at once and a busy one at the next tick, which a thread that polls an
  * engine every POLL_US cannot afford: with such an engine it runs
  * SCHED_OTHER.
+ *
+ * A waiter drives.  An application thread that blocks in nbo_wait sleeps
+ * in epoll on the same descriptors itself (a second epoll set) and runs the
+ * completions when it wakes, so the last event reaches it with one wake-up
+ * instead of two (the thread's, then the thread waking it); the thread
+ * stands aside meanwhile and resumes when the waiter leaves.  One waiter
+ * drives at a time; others wait on the condition variable as before.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -48,7 +55,14 @@ static struct {
     int       fdless;         /* thread-mode comms whose engine has no fd */
     nbo_progress_sched_t sched; /* the first communicator's setting */
     clockid_t cpu_clock;
-} T = {.epfd = -1, .wakefd = -1};
+    /* The driving waiter (nbo_progress_drive): its epoll set watches the
+     * same descriptors plus its own eventfd. */
+    int       drive_epfd, drive_wakefd;
+    int       driving;        /* a waiter drives; the thread stands aside */
+    int       driver_asleep;  /* ... and sleeps in epoll_wait */
+    pthread_cond_t driver_left;
+} T = {.epfd = -1, .wakefd = -1, .drive_epfd = -1, .drive_wakefd = -1,
+       .driver_left = PTHREAD_COND_INITIALIZER};
 
 static int comm_fd(struct nbo_comm *c)
 {
@@ -64,10 +78,19 @@ static int fd_slot(int fd)
     return -1;
 }
 
+/* Both sets, the thread's and the driving waiter's, watch the same fds. */
 static int epoll_watch(int fd, int on)
 {
     struct epoll_event ev = {.events = EPOLLIN, .data.fd = fd};
-    return epoll_ctl(T.epfd, on ? EPOLL_CTL_ADD : EPOLL_CTL_DEL, fd, on ? &ev : NULL);
+    int op = on ? EPOLL_CTL_ADD : EPOLL_CTL_DEL;
+    if (epoll_ctl(T.epfd, op, fd, on ? &ev : NULL) != 0)
+        return -1;
+    if (epoll_ctl(T.drive_epfd, op, fd, on ? &ev : NULL) != 0) {
+        if (on)
+            epoll_ctl(T.epfd, EPOLL_CTL_DEL, fd, NULL);
+        return -1;
+    }
+    return 0;
 }
 
 /* Several communicators may share one descriptor (one UCX worker). */
@@ -111,12 +134,28 @@ static void fd_watch(int fd, int on)
         T.fd_quiet[i] = !on;
 }
 
-static void wake(void)
+static void kick(int efd)
 {
     uint64_t one = 1;
-    if (T.wakefd >= 0 && write(T.wakefd, &one, sizeof(one)) < 0) {
-        /* the counter is full: the thread is awake already */
+    if (efd >= 0 && write(efd, &one, sizeof(one)) < 0) {
+        /* the counter is full: the sleeper is awake already */
     }
+}
+
+static void drain(int efd)
+{
+    uint64_t v;
+    if (read(efd, &v, sizeof(v)) < 0) {
+        /* nothing to drain */
+    }
+}
+
+/* Whoever sleeps on the descriptors: the thread, and a driving waiter. */
+static void wake(void)
+{
+    kick(T.wakefd);
+    if (T.driver_asleep)
+        kick(T.drive_wakefd);
 }
 
 /* Arm every thread-mode engine, idle ones too: a request may start on one
@@ -159,10 +198,12 @@ static int sleep_ms(int any_active)
     return ms < 1 ? 1 : (int)ms + 1;
 }
 
-static void spin(int spin_us)
+/* Poll until nothing completed for spin_us, or until the driving
+ * waiter's request r (NULL for the thread) ends. */
+static void spin(int spin_us, const struct nbo_request *r)
 {
     double until = nbo_now() + spin_us * 1e-6;
-    while (nbo_now() < until)
+    while (nbo_now() < until && (!r || r->state == REQ_ACTIVE))
         if (nbo_progress_poll(NBO_PROGRESS_THREAD) > 0)
             until = nbo_now() + spin_us * 1e-6;
 }
@@ -176,17 +217,34 @@ static int max_spin_us(void)
     return us;
 }
 
+/* Sleep in epoll on set epfd (lock released) for at most ms; consume the
+ * set's own eventfd if that is what woke us. */
+static void sleep_on(int epfd, int wakefd, int ms)
+{
+    struct epoll_event ev[MAX_FDS + 1];
+    nbo_unlock();
+    int n = epoll_wait(epfd, ev, MAX_FDS + 1, ms);
+    for (int i = 0; i < n; i++)
+        if (ev[i].data.fd == wakefd)
+            drain(wakefd);
+    nbo_lock();
+}
+
 static void *thread_main(void *arg)
 {
     (void)arg;
-    struct epoll_event ev[MAX_FDS + 1];
     nbo_lock();
     while (!T.stop) {
+        if (T.driving) {
+            /* A waiter runs the events; back when it leaves. */
+            nbo_lock_wait(&T.driver_left);
+            continue;
+        }
         while (nbo_progress_poll(NBO_PROGRESS_THREAD) > 0)
             ;
         int us = max_spin_us();
         if (us > 0)
-            spin(us);
+            spin(us, NULL);
         int active;
         if (arm_all(&active)) {
             /* Events pending: poll again, but let application threads take
@@ -197,26 +255,51 @@ static void *thread_main(void *arg)
             nbo_lock();
             continue;
         }
-        int ms = sleep_ms(active);
-        int fdless = T.fdless && active;
-        nbo_unlock();
-        if (fdless) {
+        if (T.fdless && active) {
             struct timespec ts = {0, POLL_US * 1000};
+            nbo_unlock();
             nanosleep(&ts, NULL);
-        } else {
-            int n = epoll_wait(T.epfd, ev, MAX_FDS + 1, ms);
-            for (int i = 0; i < n; i++)
-                if (ev[i].data.fd == T.wakefd) {
-                    uint64_t v;
-                    if (read(T.wakefd, &v, sizeof(v)) < 0) {
-                        /* nothing to drain */
-                    }
-                }
-        }
-        nbo_lock();
+            nbo_lock();
+        } else
+            sleep_on(T.epfd, T.wakefd, sleep_ms(active));
     }
     nbo_unlock();
     return NULL;
+}
+
+int nbo_progress_drive(struct nbo_request *r)
+{
+    /* An engine without a descriptor leaves nothing to sleep on. */
+    if (!T.running || T.driving || T.fdless)
+        return 0;
+    /* The thread steps aside now, not at the next event, where it would
+     * contend for the lock with us.  The caller has just polled: arm,
+     * sleep, poll what woke us. */
+    T.driving = 1;
+    kick(T.wakefd);
+    while (r->state == REQ_ACTIVE) {
+        int active, us = max_spin_us();
+        if (us > 0)
+            spin(us, r); /* NBO_SPIN_US, as the thread does */
+        if (r->state != REQ_ACTIVE)
+            break;
+        if (!arm_all(&active)) { /* else events are pending: poll them */
+            T.driver_asleep = 1;
+            sleep_on(T.drive_epfd, T.drive_wakefd, sleep_ms(active));
+            T.driver_asleep = 0;
+        }
+        nbo_progress_poll(NBO_PROGRESS_THREAD);
+    }
+    T.driving = 0;
+    pthread_cond_signal(&T.driver_left);
+    return 1;
+}
+
+void nbo_progress_thread_finished(void)
+{
+    /* The thread, or an inline poll, may end the driver's own request. */
+    if (T.driver_asleep)
+        kick(T.drive_wakefd);
 }
 
 /* Give the thread the class its setting asks for; auto depends on whether
@@ -245,15 +328,31 @@ static void pin(int cpu)
         fprintf(stderr, "libnbo: cannot pin the progress thread to CPU %d: %s\n", cpu, strerror(e));
 }
 
+/* An epoll set with its own eventfd in it. */
+static int open_set(int *epfd, int *wakefd)
+{
+    *epfd = epoll_create1(EPOLL_CLOEXEC);
+    *wakefd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    struct epoll_event ev = {.events = EPOLLIN, .data.fd = *wakefd};
+    if (*epfd < 0 || *wakefd < 0 || epoll_ctl(*epfd, EPOLL_CTL_ADD, *wakefd, &ev) != 0)
+        return -1;
+    return 0;
+}
+
+static void close_sets(void)
+{
+    int *fds[] = {&T.epfd, &T.wakefd, &T.drive_epfd, &T.drive_wakefd};
+    for (int i = 0; i < 4; i++) {
+        if (*fds[i] >= 0)
+            close(*fds[i]);
+        *fds[i] = -1;
+    }
+}
+
 int nbo_progress_thread_start(struct nbo_comm *c)
 {
     if (!T.running) {
-        T.epfd = epoll_create1(EPOLL_CLOEXEC);
-        T.wakefd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-        if (T.epfd < 0 || T.wakefd < 0)
-            goto fail;
-        struct epoll_event ev = {.events = EPOLLIN, .data.fd = T.wakefd};
-        if (epoll_ctl(T.epfd, EPOLL_CTL_ADD, T.wakefd, &ev) != 0)
+        if (open_set(&T.epfd, &T.wakefd) != 0 || open_set(&T.drive_epfd, &T.drive_wakefd) != 0)
             goto fail;
         T.stop = 0;
         if (pthread_create(&T.thread, NULL, thread_main, NULL) != 0)
@@ -278,11 +377,7 @@ int nbo_progress_thread_start(struct nbo_comm *c)
     wake();
     return NBO_SUCCESS;
 fail:
-    if (T.epfd >= 0)
-        close(T.epfd);
-    if (T.wakefd >= 0)
-        close(T.wakefd);
-    T.epfd = T.wakefd = -1;
+    close_sets();
     return NBO_ERR_INTERNAL;
 }
 
@@ -306,9 +401,7 @@ void nbo_progress_thread_stop(struct nbo_comm *c)
     pthread_join(T.thread, NULL);
     nbo_lock();
     T.running = 0;
-    close(T.epfd);
-    close(T.wakefd);
-    T.epfd = T.wakefd = -1;
+    close_sets();
     T.nfds = 0;
 }
 

@@ -4,60 +4,17 @@
  * on engine descriptors, normal when it polls an engine without one, the
  * MPI engine).
  *
- * The thread names itself "nbo-progress"; the test finds it among this
- * process' threads in /proc and reads its policy (field 41 of stat), so it
- * checks what the kernel applies, not what libnbo believes it set.  One run
+ * The policy is the one the kernel reports (nbo_thread.h).  One run
  * per setting: the progress thread is per process and takes the setting of
  * the first thread-mode communicator.  Then an all-to-all must still
  * complete, with the right data.
  */
 #define _GNU_SOURCE
 #include "nbo_test.h"
+#include "nbo_thread.h"
 
-#include <dirent.h>
 #include <sched.h>
 #include <string.h>
-
-/* The policy of this process' thread named `name`, or -1 if none has it. */
-static int thread_policy(const char *name)
-{
-    DIR *d = opendir("/proc/self/task");
-    if (!d)
-        return -1;
-    int policy = -1;
-    struct dirent *e;
-    while (policy < 0 && (e = readdir(d))) {
-        if (e->d_name[0] == '.')
-            continue;
-        char path[300], comm[64] = "", stat[1024];
-        snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
-        FILE *f = fopen(path, "r");
-        if (!f)
-            continue;
-        int named = fgets(comm, sizeof(comm), f) && strncmp(comm, name, strlen(name)) == 0 &&
-                    (comm[strlen(name)] == '\n' || comm[strlen(name)] == '\0');
-        fclose(f);
-        if (!named)
-            continue;
-        snprintf(path, sizeof(path), "/proc/self/task/%s/stat", e->d_name);
-        if (!(f = fopen(path, "r")))
-            continue;
-        size_t n = fread(stat, 1, sizeof(stat) - 1, f);
-        fclose(f);
-        stat[n] = '\0';
-        /* Fields after the command name, which is in parentheses: state is
-         * field 3, policy field 41, so 38 more after the state. */
-        char *p = strrchr(stat, ')');
-        int field = 2;
-        for (; p && *p && field < 41; p++)
-            if (*p == ' ')
-                field++;
-        if (p && field == 41)
-            policy = atoi(p);
-    }
-    closedir(d);
-    return policy;
-}
 
 int main(int argc, char **argv)
 {
@@ -65,7 +22,7 @@ int main(int argc, char **argv)
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     MPI_Comm_size(MPI_COMM_WORLD, &P);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    int before = thread_policy("nbo-progress");
+    int before = nbo_thread_policy();
     nbo_comm_t comm = nbo_test_comm(NBO_PROGRESS_THREAD, 0, NBO_ALG_AUTO);
     nbo_config_t cfg;
     nbo_config_init(&cfg);
@@ -77,7 +34,7 @@ int main(int argc, char **argv)
                        (cfg.progress_sched == NBO_PROGRESS_SCHED_AUTO && !polled)
                    ? SCHED_BATCH
                    : SCHED_OTHER;
-    int got = thread_policy("nbo-progress");
+    int got = nbo_thread_policy();
 
     enum { N = 4096 };
     char *s = malloc((size_t)N * P), *r = calloc((size_t)N, (size_t)P);
