@@ -122,7 +122,8 @@ typedef enum {
  *                                             for this long fails with
  *                                             NBO_ERR_TIMEOUT (0: never)
  *   progress_cpu   NBO_PROGRESS_CPU  -1       core to pin the progress thread to
- *   spin_us        NBO_SPIN_US       0        progress thread polls this long
+ *   spin_us        NBO_SPIN_US       0        progress thread (or a thread in
+ *                                             nbo_wait) polls this long
  *                                             before it sleeps
  *   progress_sched NBO_PROGRESS_SCHED auto    auto | batch | normal: the
  *                                             progress thread's scheduling
