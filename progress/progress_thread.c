@@ -277,7 +277,9 @@ int nbo_progress_drive(struct nbo_request *r)
      * sleep, poll what woke us. */
     T.driving = 1;
     kick(T.wakefd);
-    while (r->state == REQ_ACTIVE) {
+    /* A communicator with a polled engine created meanwhile (its start
+     * wakes us) needs the thread back: leave, the caller then blocks. */
+    while (r->state == REQ_ACTIVE && !T.fdless) {
         int active, us = max_spin_us();
         if (us > 0)
             spin(us, r); /* NBO_SPIN_US, as the thread does */
