@@ -277,7 +277,7 @@ int nbo_progress_drive(struct nbo_request *r)
      * sleep, poll what woke us. */
     T.driving = 1;
     kick(T.wakefd);
-    /* A communicator with a polled engine created meanwhile (its start
+    /* A communicator with a polled engine created meanwhile (creating it
      * wakes us) needs the thread back: leave, the caller then blocks. */
     while (r->state == REQ_ACTIVE && !T.fdless) {
         int active, us = max_spin_us();
@@ -299,7 +299,7 @@ int nbo_progress_drive(struct nbo_request *r)
 
 void nbo_progress_thread_finished(void)
 {
-    /* The thread, or an inline poll, may end the driver's own request. */
+    /* Another thread's poll may have ended the driver's own request. */
     if (T.driver_asleep)
         kick(T.drive_wakefd);
 }
