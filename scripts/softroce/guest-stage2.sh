@@ -5,6 +5,7 @@
 # runs /nbo-results/cmd.sh within $1 seconds, writes its exit status to
 # /nbo-results/status, and always powers the guest off.
 limit=${1:-570}
+. "$(dirname "$0")/port-active.sh"
 
 poweroff_now() {
     sync
@@ -55,11 +56,7 @@ fi
 # A port turns ACTIVE once the veth carrier is up.
 for dev in rxe0 rxe1; do
     [ -e /sys/class/infiniband/$dev ] || continue
-    i=0
-    while [ $i -lt 50 ] && ! grep -q ACTIVE /sys/class/infiniband/$dev/ports/1/state 2>/dev/null; do
-        sleep 0.2
-        i=$((i + 1))
-    done
+    wait_port_active $dev
     echo "softroce: $dev port $(cat /sys/class/infiniband/$dev/ports/1/state 2>/dev/null)"
 done
 

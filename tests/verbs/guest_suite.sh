@@ -9,6 +9,7 @@
 set -u
 build=$1
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../../scripts/softroce/port-active.sh"
 only=${NBO_VERBS_SUITE_ONLY:-check more fault link soak}
 want() { case " $only " in *" $1 "*) return 0 ;; esac; return 1; }
 export UCX_TLS=sm,self          # MPICH's own traffic stays off rxe (docs/engine-verbs.md)
@@ -32,12 +33,13 @@ want check && for np in ${NBO_VERBS_SUITE_NP:-2 3}; do
 done
 
 # Other folders' programs, when built, with the verbs engine: MPI
-# correctness programs and background progress (program:P).  Left out by
+# correctness programs, background progress and the waiter that drives
+# on the verbs engine's descriptor (program:P).  Left out by
 # default: t_sizes and t_persistent for time (t_persistent's 1000 starts take
 # ~8 min under emulation; both passed), test_thread_sleeps because it
 # measures CPU time, which emulation on a shared host makes noisy (0.4 % in
 # one run, 4 % in another).  NBO_VERBS_SUITE_MORE="mpi/t_sizes:3 ..." sets the list.
-want more && for t in ${NBO_VERBS_SUITE_MORE:-mpi/t_alltoallv:3 mpi/t_inplace:3 mpi/t_multi:3 progress/test_background:3}; do
+want more && for t in ${NBO_VERBS_SUITE_MORE:-mpi/t_alltoallv:3 mpi/t_inplace:3 mpi/t_multi:3 progress/test_background:3 progress/test_waiter_drives:2}; do
     prog=$build/tests/${t%%:*}
     [ -x "$prog" ] || continue
     step "${t%%:*} P=${t##*:}" 150 mpiexec -n "${t##*:}" "$prog"
@@ -118,11 +120,7 @@ link_test() { # cut(1|0) -> 0 when judged a pass
     done
     [ -e "$dir/started" ] || { echo "guest_suite: link: the operation never started"; ok=0; }
     echo "guest_suite: link test (cut=$cut): $([ $ok = 1 ] && echo PASS || echo FAIL) in $((SECONDS - t0)) s"
-    # the link must come back for what follows
-    i=0
-    while [ $i -lt 50 ] && ! grep -q ACTIVE /sys/class/infiniband/rxe1/ports/1/state 2>/dev/null; do
-        sleep 0.2; i=$((i + 1))
-    done
+    wait_port_active rxe1 # the link must come back for what follows
     [ $ok = 1 ]
 }
 if want link; then
