@@ -50,9 +50,9 @@ static int right(const char *r, int op)
     return 1;
 }
 
-/* K all-to-alls on B, each started and waited for, the first `pause_us`
- * apart (rank 1 paces them, so that rank 0's second thread is blocked in
- * nbo_wait when each one's data arrives); 0 if all right. */
+/* K all-to-alls on B, each started pause_us after the previous one ended
+ * and waited for (rank 1 paces them, so that rank 0's second thread is
+ * blocked in nbo_wait when each one's data arrives); 0 if all right. */
 static int run_b(nbo_comm_t b, long pause_us)
 {
     char *s = malloc((size_t)N * P), *r = malloc((size_t)N * P);
