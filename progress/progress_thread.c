@@ -150,12 +150,17 @@ static void drain(int efd)
     }
 }
 
+static void wake_driver(void)
+{
+    if (T.driver_asleep)
+        kick(T.drive_wakefd);
+}
+
 /* Whoever sleeps on the descriptors: the thread, and a driving waiter. */
 static void wake(void)
 {
     kick(T.wakefd);
-    if (T.driver_asleep)
-        kick(T.drive_wakefd);
+    wake_driver();
 }
 
 /* Arm every thread-mode engine, idle ones too: a request may start on one
@@ -230,6 +235,37 @@ static void sleep_on(int epfd, int wakefd, int ms)
     nbo_lock();
 }
 
+/* Nothing advances: spin if NBO_SPIN_US asks, then arm the engines and
+ * sleep until an event, with the lock released.  One policy for the
+ * thread (r NULL) and for a driving waiter (r its request), each on its
+ * own epoll set. */
+static void rest(const struct nbo_request *r)
+{
+    int active, us = max_spin_us();
+    if (us > 0)
+        spin(us, r);
+    if (r && r->state != REQ_ACTIVE)
+        return;
+    if (arm_all(&active)) {
+        /* Events pending: poll again, but let other threads take the lock
+         * in between, or a stream of early messages could keep them out
+         * for good. */
+        nbo_unlock();
+        sched_yield();
+        nbo_lock();
+    } else if (r) {
+        T.driver_asleep = 1;
+        sleep_on(T.drive_epfd, T.drive_wakefd, sleep_ms(active));
+        T.driver_asleep = 0;
+    } else if (T.fdless && active) {
+        struct timespec ts = {0, POLL_US * 1000};
+        nbo_unlock();
+        nanosleep(&ts, NULL);
+        nbo_lock();
+    } else
+        sleep_on(T.epfd, T.wakefd, sleep_ms(active));
+}
+
 static void *thread_main(void *arg)
 {
     (void)arg;
@@ -242,26 +278,7 @@ static void *thread_main(void *arg)
         }
         while (nbo_progress_poll(NBO_PROGRESS_THREAD) > 0)
             ;
-        int us = max_spin_us();
-        if (us > 0)
-            spin(us, NULL);
-        int active;
-        if (arm_all(&active)) {
-            /* Events pending: poll again, but let application threads take
-             * the lock in between, or a stream of early messages could keep
-             * them out for good. */
-            nbo_unlock();
-            sched_yield();
-            nbo_lock();
-            continue;
-        }
-        if (T.fdless && active) {
-            struct timespec ts = {0, POLL_US * 1000};
-            nbo_unlock();
-            nanosleep(&ts, NULL);
-            nbo_lock();
-        } else
-            sleep_on(T.epfd, T.wakefd, sleep_ms(active));
+        rest(NULL);
     }
     nbo_unlock();
     return NULL;
@@ -273,23 +290,13 @@ int nbo_progress_drive(struct nbo_request *r)
     if (!T.running || T.driving || T.fdless)
         return 0;
     /* The thread steps aside now, not at the next event, where it would
-     * contend for the lock with us.  The caller has just polled: arm,
-     * sleep, poll what woke us. */
+     * contend for the lock with us.  The caller has just polled. */
     T.driving = 1;
     kick(T.wakefd);
     /* A communicator with a polled engine created meanwhile (creating it
      * wakes us) needs the thread back: leave, the caller then blocks. */
     while (r->state == REQ_ACTIVE && !T.fdless) {
-        int active, us = max_spin_us();
-        if (us > 0)
-            spin(us, r); /* NBO_SPIN_US, as the thread does */
-        if (r->state != REQ_ACTIVE)
-            break;
-        if (!arm_all(&active)) { /* else events are pending: poll them */
-            T.driver_asleep = 1;
-            sleep_on(T.drive_epfd, T.drive_wakefd, sleep_ms(active));
-            T.driver_asleep = 0;
-        }
+        rest(r);
         nbo_progress_poll(NBO_PROGRESS_THREAD);
     }
     T.driving = 0;
@@ -299,9 +306,7 @@ int nbo_progress_drive(struct nbo_request *r)
 
 void nbo_progress_thread_finished(void)
 {
-    /* Another thread's poll may have ended the driver's own request. */
-    if (T.driver_asleep)
-        kick(T.drive_wakefd);
+    wake_driver(); /* another thread's poll may have ended its request */
 }
 
 /* Give the thread the class its setting asks for; auto depends on whether
