@@ -7,7 +7,7 @@
  * first so no message arrives unexpected; sends go out W steps at a time,
  * and each window's WAIT covers its sends and the matching receives, which
  * keeps at most W exchanges in flight (flow control without big buffers).
- * The own block is copied locally once the first window's sends are out.
+ * The own block is copied locally once the first sends are out.
  */
 #include "sched_build.h"
 
@@ -19,7 +19,7 @@ static int step_dst(int P, int r, int i) { return is_pow2(P) ? (r ^ i) : (r + i)
 static int step_src(int P, int r, int i) { return is_pow2(P) ? (r ^ i) : (r - i + P) % P; }
 
 /* The rank's own block, sent to itself by local copies.  It is built after
- * the first window's sends so that their bytes are on the wire while it
+ * the first window that sends so that those bytes are on the wire while it
  * copies; placed before them, the copy delayed every peer's data (2 hosts
  * at 1 Gbit/s: 0.97x instead of 0.99x MPI_Alltoall's latency at 1 MiB,
  * docs/benchmarks.md).  In place, the block is already where it belongs. */
@@ -89,20 +89,34 @@ int nbo_compile_pairwise(const nbo_sched_args_t *a, sched_build_t *b)
             : sched_build_recv(b, src, NBO_BUF_RECV, a->rdispl[src], a->rbytes[src]);
     }
 
+    /* Own block: after the first window that sends anything; a rank that
+     * sends nothing copies it while its receives are in flight. */
+    int own_pending = 1;
+    for (int p = 0; p < P && own_pending; p++)
+        if (p != r && a->sbytes[p] > 0)
+            own_pending = 2;
+    if (own_pending == 1) {
+        build_own_block(b, a, self_off);
+        own_pending = 0;
+    }
+
     for (int first = 1; first < P; first += a->window) {
         int last = first + a->window < P ? first + a->window : P;
-        int n = 0;
+        int n = 0, sent = 0;
         for (int i = first; i < last; i++) {
             int dst = step_dst(P, r, i);
             if (stage_send && !a->in_place)
                 sched_build_pack(b, dst, NBO_BUF_TMP, soff[dst], a->sbytes[dst]);
-            widx[n++] = stage_send
+            widx[n] = stage_send
                 ? sched_build_send(b, dst, NBO_BUF_TMP, soff[dst], a->sbytes[dst])
                 : sched_build_send(b, dst, NBO_BUF_SEND, a->sdispl[dst], a->sbytes[dst]);
+            sent |= widx[n++] >= 0;
             widx[n++] = recv_task[i];
         }
-        if (first == 1)
+        if (own_pending && sent) {
             build_own_block(b, a, self_off);
+            own_pending = 0;
+        }
         sched_build_wait(b, widx, n);
         if (stage_recv)
             for (int i = first; i < last; i++) {
@@ -110,8 +124,6 @@ int nbo_compile_pairwise(const nbo_sched_args_t *a, sched_build_t *b)
                 sched_build_unpack(b, src, NBO_BUF_TMP, roff[src], a->rbytes[src]);
             }
     }
-    if (P == 1)
-        build_own_block(b, a, self_off);
     free(recv_task);
     free(soff);
     free(roff);

@@ -72,6 +72,25 @@ static const char *check_order_and_window(const nbo_sched_args_t *a, const nbo_s
     return NULL;
 }
 
+/* Pairwise: the own block's local work (a COPY into the receive buffer at
+ * the rank's own displacement, or a PACK/UNPACK of peer `rank`) comes after
+ * the first SEND (if any), so that the peers' data does not wait for it. */
+static const char *check_own_block_after_sends(const nbo_sched_args_t *a, const nbo_sched_t *s)
+{
+    int first_send = 0;
+    while (first_send < s->ntasks && s->tasks[first_send].kind != NBO_TASK_SEND)
+        first_send++;
+    for (int i = 0; i < first_send && first_send < s->ntasks; i++) {
+        const nbo_task_t *t = &s->tasks[i];
+        int own = (t->kind == NBO_TASK_COPY && t->buf == NBO_BUF_RECV && t->src_buf == NBO_BUF_SEND &&
+                   t->off == a->rdispl[a->rank]) ||
+                  ((t->kind == NBO_TASK_PACK || t->kind == NBO_TASK_UNPACK) && t->peer == a->rank);
+        if (own)
+            return fail("own block's %s at task %d before the first SEND", nbo_task_kind_name(t->kind), i);
+    }
+    return NULL;
+}
+
 /* Pairwise: the sequence of SEND peers and RECV peers follows the steps. */
 static const char *check_pairwise(const nbo_sched_args_t *a, const nbo_sched_t *s)
 {
@@ -110,7 +129,7 @@ static const char *check_pairwise(const nbo_sched_args_t *a, const nbo_sched_t *
     if (!err && (ks != ns || kr != nr))
         err = fail("%d SENDs and %d RECVs, expected %d and %d", ns, nr, ks, kr);
     free(sp); free(rp); free(sl); free(rl);
-    return err;
+    return err ? err : check_own_block_after_sends(a, s);
 }
 
 static const char *check_bruck(const nbo_sched_args_t *a, const nbo_sched_t *s)
