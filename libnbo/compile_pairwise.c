@@ -91,14 +91,12 @@ int nbo_compile_pairwise(const nbo_sched_args_t *a, sched_build_t *b)
 
     /* Own block: after the first window that sends anything; a rank that
      * sends nothing copies it while its receives are in flight. */
-    int own_pending = 1;
-    for (int p = 0; p < P && own_pending; p++)
+    int own_left = 0;
+    for (int p = 0; p < P; p++)
         if (p != r && a->sbytes[p] > 0)
-            own_pending = 2;
-    if (own_pending == 1) {
+            own_left = 1;
+    if (!own_left)
         build_own_block(b, a, self_off);
-        own_pending = 0;
-    }
 
     for (int first = 1; first < P; first += a->window) {
         int last = first + a->window < P ? first + a->window : P;
@@ -113,9 +111,9 @@ int nbo_compile_pairwise(const nbo_sched_args_t *a, sched_build_t *b)
             sent |= widx[n++] >= 0;
             widx[n++] = recv_task[i];
         }
-        if (own_pending && sent) {
+        if (own_left && sent) {
             build_own_block(b, a, self_off);
-            own_pending = 0;
+            own_left = 0;
         }
         sched_build_wait(b, widx, n);
         if (stage_recv)
