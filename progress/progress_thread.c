@@ -297,7 +297,8 @@ int nbo_progress_drive(struct nbo_request *r)
      * wakes us) needs the thread back: leave, the caller then blocks. */
     while (r->state == REQ_ACTIVE && !T.fdless) {
         rest(r);
-        nbo_progress_poll(NBO_PROGRESS_THREAD);
+        if (r->state == REQ_ACTIVE) /* else the spin in rest() ended it */
+            nbo_progress_poll(NBO_PROGRESS_THREAD);
     }
     T.driving = 0;
     pthread_cond_signal(&T.driver_left);

@@ -80,7 +80,9 @@ static const char *check_own_block_after_sends(const nbo_sched_args_t *a, const 
     int first_send = 0;
     while (first_send < s->ntasks && s->tasks[first_send].kind != NBO_TASK_SEND)
         first_send++;
-    for (int i = 0; i < first_send && first_send < s->ntasks; i++) {
+    if (first_send == s->ntasks)
+        return NULL; /* sends nothing: the own block may come anywhere */
+    for (int i = 0; i < first_send; i++) {
         const nbo_task_t *t = &s->tasks[i];
         int own = (t->kind == NBO_TASK_COPY && t->buf == NBO_BUF_RECV && t->src_buf == NBO_BUF_SEND &&
                    t->off == a->rdispl[a->rank]) ||
