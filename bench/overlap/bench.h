@@ -44,6 +44,9 @@ typedef struct options {
     int check;                  /* verify the data once per method/size  */
     double budget_s;            /* -b: seconds per method and size (0: none) */
     double min_time_s;          /* -T: least measured seconds per phase  */
+    int own_barrier;            /* -B own (default): each method's barrier
+                                   travels on its own connections; -B mpi:
+                                   MPI_Barrier for every method, as OSU  */
 } options_t;
 
 int options_parse(int argc, char **argv, options_t *o, int rank);
@@ -71,6 +74,11 @@ typedef struct method {
     nbo_comm_t comm;           /* open between method_open and _close     */
     int persistent;
     int conc;
+    /* The barrier between iterations: a persistent 1-byte nbo all-to-all on
+     * comm (own_barrier), else MPI_Barrier. */
+    int own_barrier;
+    nbo_request_t barrier;
+    char *barrier_buf;         /* P send bytes, then P receive bytes      */
     /* per size: requests, persistent ones bound to the buffers */
     MPI_Request mreq[BENCH_MAX_CONC];
     nbo_request_t nreq[BENCH_MAX_CONC];
@@ -93,6 +101,9 @@ void method_unprepare(method_t *m);
 int  method_start(method_t *m, buffers_t *b, MPI_Comm comm);
 int  method_test(method_t *m, int *done);
 int  method_wait(method_t *m);
+/* The barrier between iterations, on the method's own connections: MPI's
+ * for the MPI rows, the nbo communicator's for nbo rows (-B own). */
+int  method_barrier(method_t *m, MPI_Comm comm);
 
 /* ------------------------------------------------------------- compute */
 
@@ -117,6 +128,9 @@ socket_mesh_t *socket_mesh_open(MPI_Comm comm, char *why, size_t whylen);
 void socket_mesh_close(socket_mesh_t *s);
 /* Exchange b->size bytes with every peer through blocking waits (poll). */
 int socket_mesh_alltoall(socket_mesh_t *s, buffers_t *b);
+/* A barrier on the same sockets: a 1-byte exchange.  Not while a
+ * socket_worker runs an exchange. */
+int socket_mesh_barrier(socket_mesh_t *s);
 /* The same exchange on a thread of its own (the work-based ceiling):
  * post starts one exchange of b, wait blocks until it is over (0 or -1). */
 typedef struct socket_worker socket_worker_t;

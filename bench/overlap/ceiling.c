@@ -25,6 +25,7 @@
 struct socket_mesh {
     int nprocs, rank;
     int *fd;            /* fd[peer], -1 for self */
+    buffers_t barrier;  /* 1 byte per peer each way */
 };
 
 typedef struct endpoint {
@@ -98,6 +99,10 @@ socket_mesh_t *socket_mesh_open(MPI_Comm comm, char *why, size_t whylen)
     s->fd = malloc(sizeof(int) * (size_t)s->nprocs);
     for (int p = 0; p < s->nprocs; p++)
         s->fd[p] = -1;
+    s->barrier = (buffers_t){.send = calloc(2, (size_t)s->nprocs), .size = 1,
+                             .nprocs = s->nprocs};
+    if (s->barrier.send)
+        s->barrier.recv = s->barrier.send + s->nprocs;
 
     endpoint_t me = {local_address(), 0, 0};
     int lfd = socket(AF_INET, SOCK_STREAM, 0);
@@ -174,6 +179,7 @@ void socket_mesh_close(socket_mesh_t *s)
         if (s->fd[p] >= 0)
             close(s->fd[p]);
     free(s->fd);
+    free(s->barrier.send);
     free(s);
 }
 
@@ -228,6 +234,13 @@ int socket_mesh_alltoall(socket_mesh_t *s, buffers_t *b)
 out:
     free(sent), free(got), free(pfd), free(peer);
     return rc;
+}
+
+/* Every peer's byte arrives only once that peer has started, and it
+ * queues behind the previous exchange's data on the same sockets. */
+int socket_mesh_barrier(socket_mesh_t *s)
+{
+    return s->barrier.send ? socket_mesh_alltoall(s, &s->barrier) : -1;
 }
 
 /* ------------------------------------------------- the exchange on a thread

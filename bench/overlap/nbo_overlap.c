@@ -112,22 +112,36 @@ static void average(double local[F_N], result_t *r)
 
 /* ---------------------------------------------------------- measurement */
 
-/* One overlapped exchange, as the two overlap phases drive it: an nbo or
- * MPI method (m, b), or the ceiling's socket thread (w).  m and tests also
- * give the test calls spread over the compute (NULL and 0: none). */
+/* One method's exchange, as the three phases drive it: an nbo or MPI
+ * method (m, b), or the ceiling's sockets (s, and w for the exchange on a
+ * thread of its own).  m and tests also give the test calls spread over
+ * the compute (NULL and 0: none).  sync is the barrier before each
+ * iteration (see options_t.own_barrier). */
 typedef struct exchange exchange_t;
 struct exchange {
+    int (*alltoall)(const exchange_t *x); /* pure phase: start and wait */
     int (*start)(const exchange_t *x);
     int (*wait)(const exchange_t *x);
+    int (*sync)(const exchange_t *x);
     method_t *m;
     buffers_t *b;
+    socket_mesh_t *s;
     socket_worker_t *w;
-    int tests;
+    int tests, own_barrier;
     const char *name;
 };
 
 static int method_exchange_start(const exchange_t *x) { return method_start(x->m, x->b, world); }
 static int method_exchange_wait(const exchange_t *x) { return method_wait(x->m); }
+static int method_exchange_sync(const exchange_t *x) { return method_barrier(x->m, world); }
+
+static int method_exchange_alltoall(const exchange_t *x)
+{
+    int rc = method_start(x->m, x->b, world);
+    return rc != 0 ? rc : method_wait(x->m);
+}
+
+static int socket_exchange_alltoall(const exchange_t *x) { return socket_mesh_alltoall(x->s, x->b); }
 
 static int socket_exchange_start(const exchange_t *x)
 {
@@ -136,6 +150,17 @@ static int socket_exchange_start(const exchange_t *x)
 }
 
 static int socket_exchange_wait(const exchange_t *x) { return socket_worker_wait(x->w); }
+
+static int socket_exchange_sync(const exchange_t *x)
+{
+    return x->own_barrier ? socket_mesh_barrier(x->s) : MPI_Barrier(world);
+}
+
+static void sync_ranks(const exchange_t *x)
+{
+    if (x->sync(x) != 0)
+        die("barrier", x->name);
+}
 
 /* Times the calling thread was preempted so far: a start call that wakes a
  * thread which then takes the caller's core pays for it in Init. */
@@ -149,7 +174,7 @@ static long preempted(void)
 static void osu_phase(const exchange_t *x, double pure, int skip, int iters, double f[F_N])
 {
     for (int i = 0; i < skip + iters; i++) {
-        MPI_Barrier(world);
+        sync_ranks(x);
         long p0 = preempted();
         double t0 = now_s();
         if (x->start(x) != 0)
@@ -174,11 +199,11 @@ static void osu_phase(const exchange_t *x, double pure, int skip, int iters, dou
 static void work_phase(const exchange_t *x, double units, int skip, int iters, double f[F_N])
 {
     for (int i = 0; i < skip + iters; i++) {
-        MPI_Barrier(world);
+        sync_ranks(x);
         double t0 = now_s();
         compute_work(units, NULL, x->tests);
         double alone = now_s() - t0;
-        MPI_Barrier(world);
+        sync_ranks(x);
         t0 = now_s();
         double c0 = cpu_s();
         if (x->start(x) != 0)
@@ -191,6 +216,21 @@ static void work_phase(const exchange_t *x, double units, int skip, int iters, d
             f[F_ALONE] += alone;
         }
     }
+}
+
+/* Pure communication: start and wait, nothing else.  Returns the mean. */
+static double pure_phase(const exchange_t *x, int skip, int iters, double f[F_N])
+{
+    for (int i = 0; i < skip + iters; i++) {
+        sync_ranks(x);
+        double t0 = now_s(), c0 = cpu_s();
+        if (x->alltoall(x) != 0)
+            die("all-to-all", x->name);
+        double t1 = now_s(), c1 = cpu_s();
+        if (i >= skip)
+            f[F_PURE] += t1 - t0, f[F_CPU_PURE] += c1 - c0;
+    }
+    return f[F_PURE] / iters;
 }
 
 /* Every rank runs the same counts: those of the slowest rank's probe. */
@@ -223,21 +263,12 @@ static void measure(method_t *m, buffers_t *b, const options_t *o, double rate, 
     fit_run(o, b->size, probe, &iters, &skip);
     r->iters = iters;
 
-    /* Pure communication. */
-    for (int i = 0; i < skip + iters; i++) {
-        MPI_Barrier(world);
-        double t0 = now_s(), c0 = cpu_s();
-        if (method_start(m, b, world) != 0 || method_wait(m) != 0)
-            die("all-to-all", m->name);
-        double t1 = now_s(), c1 = cpu_s();
-        if (i >= skip)
-            f[F_PURE] += t1 - t0, f[F_CPU_PURE] += c1 - c0;
-    }
-    double pure = f[F_PURE] / iters, units = 0;
+    exchange_t x = {.alltoall = method_exchange_alltoall, .start = method_exchange_start,
+                    .wait = method_exchange_wait, .sync = method_exchange_sync,
+                    .m = m, .b = b, .tests = o->tests, .name = m->name};
+    double pure = pure_phase(&x, skip, iters, f), units = 0;
 
     if (r->has_overlap) {
-        exchange_t x = {.start = method_exchange_start, .wait = method_exchange_wait,
-                        .m = m, .b = b, .tests = o->tests, .name = m->name};
         units = pure * rate;
         osu_phase(&x, pure, skip, iters, f);
         work_phase(&x, units, skip, iters, f);
@@ -273,24 +304,18 @@ static void measure_ceiling(socket_mesh_t *s, buffers_t *b, const options_t *o, 
     int iters, skip;
     fit_run(o, b->size, probe, &iters, &skip);
     r->iters = iters;
-    for (int i = 0; i < skip + iters; i++) {
-        MPI_Barrier(world);
-        double t0 = now_s(), c0 = cpu_s();
-        if (socket_mesh_alltoall(s, b) != 0)
-            die("socket exchange", "ceiling");
-        double t1 = now_s(), c1 = cpu_s();
-        if (i >= skip)
-            f[F_PURE] += t1 - t0, f[F_CPU_PURE] += c1 - c0;
-    }
-    double pure = f[F_PURE] / iters, units = pure * rate;
-    socket_worker_t *w = socket_worker_start(s, b);
-    if (!w)
+    exchange_t x = {.alltoall = socket_exchange_alltoall, .start = socket_exchange_start,
+                    .wait = socket_exchange_wait, .sync = socket_exchange_sync, .b = b, .s = s,
+                    .own_barrier = o->own_barrier, .name = "ceiling"};
+    double pure = pure_phase(&x, skip, iters, f), units = pure * rate;
+    /* The worker owns the sockets only while an exchange runs: the
+     * barrier between exchanges may use them. */
+    x.w = socket_worker_start(s, b);
+    if (!x.w)
         die("socket worker thread", "ceiling");
-    exchange_t x = {.start = socket_exchange_start, .wait = socket_exchange_wait, .w = w,
-                    .name = "ceiling"};
     osu_phase(&x, pure, skip, iters, f);
     work_phase(&x, units, skip, iters, f);
-    socket_worker_stop(w);
+    socket_worker_stop(x.w);
     per_operation(f, iters, units);
     average(f, r);
 }
@@ -335,7 +360,7 @@ static int build_methods(const options_t *o, method_t *ms, int max)
             for (int w = 0; w < nwin && n < max; w++) {
                 method_t *m = &ms[n++];
                 *m = (method_t){.kind = METHOD_NBO, .conc = o->concurrency,
-                                .persistent = o->persistent};
+                                .persistent = o->persistent, .own_barrier = o->own_barrier};
                 nbo_config_init(&m->config);
                 if (nbo_config_from_env(&m->config) != NBO_SUCCESS)
                     die("reading NBO_* variables", "nbo_config_from_env");
@@ -413,6 +438,9 @@ int main(int argc, char **argv)
                o.nsizes, o.max_size, o.iters_small, o.iters_large, o.skip_small, o.skip_large,
                o.min_time_s, o.tests, o.concurrency, rate / 1e6);
         printf("# work before MPI_Init: %.0f Msteps/s\n", rate_idle / 1e6);
+        printf("# barrier before each iteration: %s\n",
+               o.own_barrier ? "each method's own, on its own connections (-B own)"
+                             : "MPI_Barrier for every method (-B mpi)");
         if (rate < 0.8 * rate_idle)
             printf("# NOTE: after MPI_Init the work runs at %.0f %% of that speed: a thread of\n"
                    "# the MPI library takes the core all the time; see alone_vs_idle\n",

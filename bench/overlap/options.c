@@ -29,6 +29,10 @@ static void usage(FILE *f)
         "               (default 0.5; 0: the counts of -i only)\n"
         "  -b SECONDS   time budget per method and size: fewer iterations for slow\n"
         "               methods (default 20; 0: always the full counts)\n"
+        "  -B own|mpi   the barrier before each iteration: each method's own, on its\n"
+        "               own connections (default: MPI_Barrier for the MPI rows, a\n"
+        "               1-byte nbo all-to-all for nbo rows, a 1-byte socket exchange\n"
+        "               for the ceiling), or MPI_Barrier for every row (OSU's choice)\n"
         "  -V           no verdict lines\n"
         "  -h           this help\n");
 }
@@ -71,10 +75,11 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
     o->check = 1;
     o->budget_s = 20;
     o->min_time_s = 0.5;
+    o->own_barrier = 1;
 
     int c;
     opterr = 0;
-    while ((c = getopt(argc, argv, "m:S:i:x:Ot:c:W:pM:e:P:L:o:b:T:Vh")) != -1) {
+    while ((c = getopt(argc, argv, "m:S:i:x:Ot:c:W:pM:e:P:L:o:b:T:B:Vh")) != -1) {
         switch (c) {
         case 'm': {
             const char *colon = strchr(optarg, ':');
@@ -117,6 +122,14 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
         case 'o': o->csv_path = optarg; break;
         case 'b': o->budget_s = atof(optarg); break;
         case 'T': o->min_time_s = atof(optarg); break;
+        case 'B':
+            if (strcmp(optarg, "own") != 0 && strcmp(optarg, "mpi") != 0) {
+                if (rank == 0)
+                    fprintf(stderr, "nbo_overlap: -B takes own or mpi\n");
+                return -1;
+            }
+            o->own_barrier = strcmp(optarg, "own") == 0;
+            break;
         case 'V': o->verdict = 0; break;
         case 'h':
             if (rank == 0)

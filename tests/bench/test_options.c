@@ -1,7 +1,7 @@
 /*
  * test_options.c - nbo_overlap's iteration counts (bench/overlap/options.c):
- * -T gives short operations enough iterations, -b caps slow ones, and bad
- * values are refused.  Pure code: no MPI at run time.
+ * -T gives short operations enough iterations, -b caps slow ones, -B picks
+ * the barrier, and bad values are refused.  Pure code: no MPI at run time.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -103,6 +103,20 @@ static void negative_times_are_refused(void **state)
     assert_int_equal(parse(&o, "-b", "-1", NULL), -1);
 }
 
+/* -B: each method's own barrier unless told MPI_Barrier; nothing else. */
+static void barrier_choice(void **state)
+{
+    (void)state;
+    options_t o;
+    assert_int_equal(parse(&o, NULL), 0);
+    assert_int_equal(o.own_barrier, 1);
+    assert_int_equal(parse(&o, "-B", "mpi", NULL), 0);
+    assert_int_equal(o.own_barrier, 0);
+    assert_int_equal(parse(&o, "-B", "own", NULL), 0);
+    assert_int_equal(o.own_barrier, 1);
+    assert_int_equal(parse(&o, "-B", "nbo", NULL), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -112,6 +126,7 @@ int main(void)
         cmocka_unit_test(zero_turns_it_off),
         cmocka_unit_test(counts_stay_bounded),
         cmocka_unit_test(negative_times_are_refused),
+        cmocka_unit_test(barrier_choice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
