@@ -19,6 +19,9 @@ scripts/cluster/bench-overlap.sh -b build -o out "$@"
 
 echo
 echo "=== 2/2: pipelined multi-variable 3-D FFT demo (P = 2, one host)"
+echo "# It checks every variant's round trip.  Its times come from 3 iterations on"
+echo "# the 2 cores the ranks share with their progress threads: they swing from run"
+echo "# to run.  The FFT's figures come from bench/fft/table2.sh on the emulated cluster."
 NBO_PROGRESS=thread timeout 300 mpiexec -n 2 build/bench/fft/p3o_bench --demo
 
 echo
