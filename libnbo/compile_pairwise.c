@@ -105,10 +105,10 @@ int nbo_compile_pairwise(const nbo_sched_args_t *a, sched_build_t *b)
             int dst = step_dst(P, r, i);
             if (stage_send && !a->in_place)
                 sched_build_pack(b, dst, NBO_BUF_TMP, soff[dst], a->sbytes[dst]);
-            widx[n] = stage_send
+            widx[n++] = stage_send
                 ? sched_build_send(b, dst, NBO_BUF_TMP, soff[dst], a->sbytes[dst])
                 : sched_build_send(b, dst, NBO_BUF_SEND, a->sdispl[dst], a->sbytes[dst]);
-            sent |= widx[n++] >= 0;
+            sent |= a->sbytes[dst] > 0; /* as own_left: empty blocks are not sent */
             widx[n++] = recv_task[i];
         }
         if (own_left && sent) {

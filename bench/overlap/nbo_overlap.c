@@ -116,7 +116,7 @@ static void average(double local[F_N], result_t *r)
  * method (m, b), or the ceiling's sockets (s, and w for the exchange on a
  * thread of its own).  m and tests also give the test calls spread over
  * the compute (NULL and 0: none).  sync is the barrier before each
- * iteration (see options_t.own_barrier). */
+ * iteration, the row's own or MPI's (options_t.own_barrier). */
 typedef struct exchange exchange_t;
 struct exchange {
     int (*alltoall)(const exchange_t *x); /* pure phase: start and wait */
@@ -127,7 +127,7 @@ struct exchange {
     buffers_t *b;
     socket_mesh_t *s;
     socket_worker_t *w;
-    int tests, own_barrier;
+    int tests;
     const char *name;
 };
 
@@ -151,10 +151,8 @@ static int socket_exchange_start(const exchange_t *x)
 
 static int socket_exchange_wait(const exchange_t *x) { return socket_worker_wait(x->w); }
 
-static int socket_exchange_sync(const exchange_t *x)
-{
-    return x->own_barrier ? socket_mesh_barrier(x->s) : MPI_Barrier(world);
-}
+static int socket_exchange_sync(const exchange_t *x) { return socket_mesh_barrier(x->s); }
+static int mpi_sync(const exchange_t *x) { (void)x; return MPI_Barrier(world); }
 
 static void sync_ranks(const exchange_t *x)
 {
@@ -305,8 +303,9 @@ static void measure_ceiling(socket_mesh_t *s, buffers_t *b, const options_t *o, 
     fit_run(o, b->size, probe, &iters, &skip);
     r->iters = iters;
     exchange_t x = {.alltoall = socket_exchange_alltoall, .start = socket_exchange_start,
-                    .wait = socket_exchange_wait, .sync = socket_exchange_sync, .b = b, .s = s,
-                    .own_barrier = o->own_barrier, .name = "ceiling"};
+                    .wait = socket_exchange_wait,
+                    .sync = o->own_barrier ? socket_exchange_sync : mpi_sync, .b = b, .s = s,
+                    .name = "ceiling"};
     double pure = pure_phase(&x, skip, iters, f), units = pure * rate;
     /* The worker owns the sockets only while an exchange runs: the
      * barrier between exchanges may use them. */
