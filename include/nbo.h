@@ -277,6 +277,12 @@ int nbo_start(nbo_request_t *req);
 int nbo_test(nbo_request_t *req, int *flag);
 int nbo_wait(nbo_request_t *req);
 
+/* Advance every request of the communicators progressed inline, as nbo_test
+ * does, without completing any; for a caller that waits in another library
+ * (MPI) while libnbo requests are outstanding.  Thread-mode communicators
+ * need nothing.  Returns the number of completion events handled. */
+int nbo_progress(void);
+
 /* Waits for all; NBO_REQUEST_NULL entries are skipped.  Returns the first
  * error met, after completing every request that can complete. */
 int nbo_waitall(int count, nbo_request_t reqs[]);

@@ -47,7 +47,7 @@ static int agree_bounded(MPI_Comm comm, int rc, int timeout_ms)
     const double t0 = nbo_now();
     for (;;) {
         int done = 0;
-        if (MPI_Test(&a->req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+        if (PMPI_Test(&a->req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
             break; /* the request is in an unknown state: park it */
         if (done) {
             int all = a->out;

@@ -315,6 +315,14 @@ int nbo_test(nbo_request_t *req, int *flag)
     return rc;
 }
 
+int nbo_progress(void)
+{
+    nbo_lock();
+    int n = nbo_progress_poll(NBO_PROGRESS_INLINE);
+    nbo_unlock();
+    return n;
+}
+
 int nbo_wait(nbo_request_t *req)
 {
     int rc = nbo_request_check(req);

@@ -28,12 +28,13 @@ static int argument_error(int rc)
 }
 
 /* Hand a started libnbo request to the application as an MPI request. */
-static int served(MPI_Comm comm, int rc, nbo_request_t req, MPI_Request *request)
+static int served(MPI_Comm comm, pm_comm_t *pc, int rc, nbo_request_t req,
+                  MPI_Request *request)
 {
     if (rc != NBO_SUCCESS)
         return pm_error(comm, rc);
     atomic_fetch_add(&pm_served, 1);
-    rc = pm_run_begin(req, NULL, request);
+    rc = pm_run_begin(req, pc, NULL, request);
     return rc == MPI_SUCCESS ? rc : pm_error(comm, NBO_ERR_MPI);
 }
 
@@ -49,7 +50,7 @@ PM_EXPORT int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sen
     if (!pc || argument_error(rc))
         return PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                               request);
-    return served(comm, rc, req, request);
+    return served(comm, pc, rc, req, request);
 }
 
 PM_EXPORT int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -65,7 +66,7 @@ PM_EXPORT int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const 
     if (!pc || argument_error(rc))
         return PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                                rdispls, recvtype, comm, request);
-    return served(comm, rc, req, request);
+    return served(comm, pc, rc, req, request);
 }
 
 /* Persistent: compiled once by libnbo; the application gets a shell. */

@@ -42,10 +42,14 @@ static int release(pm_comm_t *pc)
     if (pc->released)
         return NBO_SUCCESS;
     if (pc->nc != NBO_COMM_NULL) {
+        /* After a fault nbo_comm_free releases the communicator and still
+         * returns the fault: only a handle left set means "not freed". */
         int rc = nbo_comm_free(&pc->nc);
-        if (rc != NBO_SUCCESS)
+        if (pc->nc != NBO_COMM_NULL)
             return rc;
         atomic_fetch_sub(&pm_live_comms, 1);
+        if (rc != NBO_SUCCESS)
+            pm_log("communicator released after a fault (%s)", nbo_strerror(rc));
     }
     pc->released = 1;
     return NBO_SUCCESS;
@@ -69,14 +73,19 @@ static int delete_fn(MPI_Comm comm, int kv, void *attr, void *extra)
     return MPI_SUCCESS;
 }
 
+/* Once, and not under pm_mutex: MPI takes its own lock inside, and MPI
+ * calls our free functions with that lock held, which take pm_mutex. */
+static pthread_once_t keyval_once = PTHREAD_ONCE_INIT;
+
+static void keyval_make(void)
+{
+    PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_fn, &keyval, NULL);
+}
+
 static int keyval_get(void)
 {
-    pthread_mutex_lock(&pm_mutex);
-    if (keyval == MPI_KEYVAL_INVALID)
-        PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_fn, &keyval, NULL);
-    int kv = keyval;
-    pthread_mutex_unlock(&pm_mutex);
-    return kv;
+    pthread_once(&keyval_once, keyval_make);
+    return keyval;
 }
 
 static void log_choice(MPI_Comm comm, const pm_comm_t *pc, const char *why, const char *note)
@@ -147,8 +156,12 @@ pm_comm_t *pm_comm_get(MPI_Comm comm)
         if (rc != NBO_SUCCESS) {
             pc->nc = NBO_COMM_NULL;
             why = nbo_strerror(rc);
-        } else
+        } else {
+            nbo_comm_info_t info;
+            nbo_comm_query(pc->nc, &info);
+            pc->inline_progress = info.progress == NBO_PROGRESS_INLINE;
             atomic_fetch_add(&pm_live_comms, 1);
+        }
     }
     pthread_mutex_lock(&pm_mutex);
     pc->seq = next_seq++;

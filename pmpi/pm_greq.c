@@ -4,12 +4,14 @@
  * A run is one execution of a libnbo request, handed to MPI as an extended
  * generalized request (MPIX_Grequest_class_allocate) with
  *   poll_fn  nbo_test, and MPI_Grequest_complete once it reports done:
- *            MPICH calls it from MPI_Test/Wait/Waitany/Waitsome/Testall/...
- *   wait_fn  nbo_wait, then MPI_Grequest_complete: MPICH's MPI_Waitall
- *            completes generalized requests with it before it waits for
- *            the others (without one it would not poll them at all)
+ *            MPICH calls it from every test and wait call on the request
+ *   wait_fn  the same in a loop; only a direct PMPI_Waitall reaches it,
+ *            since the application's MPI_Waitall runs as a test loop
+ *            while runs are active (pm_requests.c)
  *   query_fn the status (empty, as for any collective) and libnbo's error
- *   free_fn  frees the run; for a persistent op it makes the op inactive.
+ *   free_fn  frees the run (a failed one leaves its error for the
+ *            completion call, pm_errors.c); for a persistent op it makes
+ *            the op inactive.
  * MPICH calls poll_fn and wait_fn without its own lock held, so they may
  * call MPI (libnbo's MPI engine does).  MPI_Grequest_complete is only ever
  * called from them, that is from the application's own MPI calls, never
@@ -22,6 +24,7 @@
  * run's generalized request in the shell's place in every request call.
  */
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "pmpi.h"
@@ -30,11 +33,31 @@ static MPIX_Grequest_class greq_class;
 static int have_class;
 static pm_pop_t *pops;
 
+atomic_int pm_active_runs, pm_inline_runs;
+
+void pm_progress(void)
+{
+    if (atomic_load(&pm_inline_runs) > 0)
+        nbo_progress();
+}
+
 static void run_complete(pm_run_t *run, int rc)
 {
     run->err = rc;
-    if (!atomic_exchange(&run->done, 1))
-        PMPI_Grequest_complete(run->greq);
+    if (atomic_exchange(&run->done, 1))
+        return;
+    atomic_fetch_sub(&pm_active_runs, 1);
+    if (run->inline_progress)
+        atomic_fetch_sub(&pm_inline_runs, 1);
+    if (rc != NBO_SUCCESS) {
+        /* Said here too: under MPI_ERRORS_ARE_FATAL MPICH aborts with its
+         * own words, which do not say why. */
+        int rank = -1;
+        PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        fprintf(stderr, "libnbo-mpi: rank %d: a collective served by libnbo failed: %s\n",
+                rank, nbo_strerror(rc));
+    }
+    PMPI_Grequest_complete(run->greq);
 }
 
 void pm_run_poll(pm_run_t *run)
@@ -45,9 +68,6 @@ void pm_run_poll(pm_run_t *run)
     int rc = nbo_test(&run->req, &flag);
     if (flag || rc != NBO_SUCCESS)
         run_complete(run, rc);
-    else
-        sched_yield(); /* MPICH polls in a tight loop: leave the progress
-                          thread (and, oversubscribed, the peers) a turn */
 }
 
 void pm_run_finish(pm_run_t *run)
@@ -63,13 +83,24 @@ static int poll_fn(void *extra, MPI_Status *status)
     return MPI_SUCCESS;
 }
 
+/* Polls rather than blocks in nbo_wait: MPI's own operations must keep
+ * moving meanwhile (PMPI_Iprobe runs MPI's progress engine), or a peer
+ * that needs them before it can join this collective never does. */
 static int wait_fn(int count, void **states, double timeout, MPI_Status *status)
 {
     (void)timeout;
     (void)status;
-    for (int i = 0; i < count; i++)
-        pm_run_finish(states[i]);
-    return MPI_SUCCESS;
+    for (;;) {
+        int left = 0, flag = 0;
+        for (int i = 0; i < count; i++) {
+            pm_run_poll(states[i]);
+            left += !atomic_load(&((pm_run_t *)states[i])->done);
+        }
+        if (!left)
+            return MPI_SUCCESS;
+        PMPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_SELF, &flag, MPI_STATUS_IGNORE);
+        sched_yield();
+    }
 }
 
 static int query_fn(void *extra, MPI_Status *status)
@@ -79,7 +110,7 @@ static int query_fn(void *extra, MPI_Status *status)
     PMPI_Status_set_cancelled(status, 0);
     status->MPI_SOURCE = MPI_ANY_SOURCE;
     status->MPI_TAG = MPI_ANY_TAG;
-    return run->err == NBO_SUCCESS ? MPI_SUCCESS : MPI_ERR_OTHER;
+    return run->err == NBO_SUCCESS ? MPI_SUCCESS : pm_errcode(run->err);
 }
 
 /* A collective cannot be cancelled (MPI makes it erroneous): it completes. */
@@ -93,6 +124,8 @@ static int cancel_fn(void *extra, int complete)
 static int free_fn(void *extra)
 {
     pm_run_t *run = extra;
+    if (run->err != NBO_SUCCESS)
+        pm_failed_put(run->greq, run->err);
     if (run->persistent) {
         if (run->pop) /* NULL once MPI_Finalize cut it loose */
             run->pop->run = NULL;
@@ -107,21 +140,23 @@ static int free_fn(void *extra)
     return MPI_SUCCESS;
 }
 
-static int class_get(MPIX_Grequest_class *cls)
+/* Once, and not under pm_mutex (see keyval_get in pm_comm.c). */
+static pthread_once_t class_once = PTHREAD_ONCE_INIT;
+
+static void class_make(void)
 {
-    int rc = MPI_SUCCESS;
-    pthread_mutex_lock(&pm_mutex);
-    if (!have_class) {
-        rc = PMPIX_Grequest_class_create(query_fn, free_fn, cancel_fn, poll_fn, wait_fn,
-                                         &greq_class);
-        have_class = rc == MPI_SUCCESS;
-    }
-    *cls = greq_class;
-    pthread_mutex_unlock(&pm_mutex);
-    return rc;
+    have_class = PMPIX_Grequest_class_create(query_fn, free_fn, cancel_fn, poll_fn, wait_fn,
+                                             &greq_class) == MPI_SUCCESS;
 }
 
-int pm_run_begin(nbo_request_t req, pm_pop_t *pop, MPI_Request *handle)
+static int class_get(MPIX_Grequest_class *cls)
+{
+    pthread_once(&class_once, class_make);
+    *cls = greq_class;
+    return have_class ? MPI_SUCCESS : MPI_ERR_OTHER;
+}
+
+int pm_run_begin(nbo_request_t req, pm_comm_t *pc, pm_pop_t *pop, MPI_Request *handle)
 {
     MPIX_Grequest_class cls;
     pm_run_t *run = calloc(1, sizeof(*run));
@@ -137,6 +172,10 @@ int pm_run_begin(nbo_request_t req, pm_pop_t *pop, MPI_Request *handle)
     run->req = req;
     run->pop = pop;
     run->persistent = pop != NULL;
+    run->inline_progress = pc->inline_progress;
+    atomic_fetch_add(&pm_active_runs, 1);
+    if (run->inline_progress)
+        atomic_fetch_add(&pm_inline_runs, 1);
     if (pop)
         pop->run = run;
     else {
@@ -180,7 +219,7 @@ int pm_pop_start(pm_pop_t *pop)
     if (rc != NBO_SUCCESS)
         return pm_error(MPI_COMM_WORLD, rc);
     MPI_Request g;
-    return pm_run_begin(pop->req, pop, &g);
+    return pm_run_begin(pop->req, pop->comm, pop, &g);
 }
 
 void pm_pop_destroy(pm_pop_t *pop)

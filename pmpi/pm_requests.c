@@ -1,19 +1,24 @@
 /*
- * pm_requests.c - persistent all-to-all handles in MPI's request calls.
+ * pm_requests.c - MPI's request calls while libnbo serves collectives.
  *
- * Non-persistent runs need nothing here: they are generalized requests and
- * MPI completes them itself.  A persistent op's handle is a shell (an
+ * Three jobs: progress (cc_run below: no completion call may block inside
+ * MPI or inside libnbo alone while a served run is active); errors (a
+ * failed run reports libnbo's code, pm_errors.c); persistent handles.
+ *
+ * Non-persistent runs are generalized requests and MPI completes them
+ * itself.  A persistent op's handle is a shell (an
  * inactive MPI persistent request that is never started), so every call
  * that takes requests swaps each shell for its active run's generalized
  * request, or for MPI_REQUEST_NULL when the op is inactive (which is how
  * MPI treats an inactive persistent request), calls PMPI on the copy, and
  * writes back everything but the shells: a completed persistent op keeps
  * its handle and becomes inactive, as MPI says.  With no persistent op
- * alive (pm_pops == 0) every call goes straight to PMPI.
+ * alive (pm_pops == 0) no array is copied.
  *
  * MPI_Request_get_status is the one call in which MPICH does not poll
  * generalized requests, so it polls libnbo's runs itself.
  */
+#include <sched.h>
 #include <stdlib.h>
 
 #include "pmpi.h"
@@ -106,102 +111,190 @@ PM_EXPORT int MPI_Startall(int count, MPI_Request reqs[])
     return rc;
 }
 
-/* MPICH's MPI_Wait polls a generalized request in a tight loop; for ours
- * wait in libnbo instead (which sleeps while its progress thread works),
- * then let MPI complete and free the request as usual. */
+/* ------------------------------------------------- completion calls */
+
+/* The four shapes of MPI's completion calls; each has a test and a wait. */
+typedef enum { CC_ONE, CC_ALL, CC_ANY, CC_SOME } cc_form_t;
+
+/* One completion call as the application made it. */
+typedef struct {
+    cc_form_t   form;
+    int         blocking;
+    int         n;
+    MPI_Request *reqs;
+    int        *flag, *index, *outcount, *indices;
+    MPI_Status *st; /* one status (ONE, ANY) or an array (ALL, SOME) */
+} cc_t;
+
+/* The test form of c on arr; *finished: a wait would return now. */
+static int cc_test(cc_t *c, MPI_Request *arr, int *finished)
+{
+    int rc = MPI_SUCCESS, flag = 0;
+    switch (c->form) {
+    case CC_ONE:
+        rc = PMPI_Test(arr, &flag, c->st);
+        break;
+    case CC_ALL:
+        rc = PMPI_Testall(c->n, arr, &flag, c->st);
+        break;
+    case CC_ANY:
+        rc = PMPI_Testany(c->n, arr, c->index, &flag, c->st);
+        break;
+    case CC_SOME:
+        rc = PMPI_Testsome(c->n, arr, c->outcount, c->indices, c->st);
+        flag = *c->outcount != 0; /* MPI_UNDEFINED: nothing active, done */
+        break;
+    }
+    if (c->flag)
+        *c->flag = flag;
+    *finished = flag;
+    return rc;
+}
+
+static int cc_wait(cc_t *c, MPI_Request *arr)
+{
+    switch (c->form) {
+    case CC_ONE:
+        return PMPI_Wait(arr, c->st);
+    case CC_ALL:
+        return PMPI_Waitall(c->n, arr, c->st);
+    case CC_ANY:
+        return PMPI_Waitany(c->n, arr, c->index, c->st);
+    case CC_SOME:
+        return PMPI_Waitsome(c->n, arr, c->outcount, c->indices, c->st);
+    }
+    return MPI_ERR_INTERN;
+}
+
+/* A served collective failed: put libnbo's code where the call reports
+ * it (before[i]: the handle MPI had at index i). */
+static int cc_report(cc_t *c, const MPI_Request *before, int rc)
+{
+    int e;
+    switch (c->form) {
+    case CC_ONE:
+        if ((e = pm_failed_take(before[0])) != NBO_SUCCESS)
+            rc = pm_errcode(e);
+        break;
+    case CC_ANY:
+        if (*c->index >= 0 && *c->index < c->n &&
+            (e = pm_failed_take(before[*c->index])) != NBO_SUCCESS)
+            rc = pm_errcode(e);
+        break;
+    case CC_ALL:
+        for (int i = 0; i < c->n; i++)
+            if ((e = pm_failed_take(before[i])) != NBO_SUCCESS && c->st != MPI_STATUSES_IGNORE)
+                c->st[i].MPI_ERROR = pm_errcode(e);
+        break;
+    case CC_SOME:
+        for (int k = 0; *c->outcount != MPI_UNDEFINED && k < *c->outcount; k++)
+            if ((e = pm_failed_take(before[c->indices[k]])) != NBO_SUCCESS &&
+                c->st != MPI_STATUSES_IGNORE)
+                c->st[k].MPI_ERROR = pm_errcode(e);
+        break;
+    }
+    return rc;
+}
+
+/*
+ * Every completion call.  While a served run is active, a wait runs as its
+ * test form in a loop: each turn drives MPI's progress engine (the test)
+ * and libnbo's inline communicators (pm_progress), and yields the CPU when
+ * nothing finished.  Blocking inside MPI would stall libnbo's inline runs;
+ * blocking inside libnbo would stall MPI's own operations: either way a
+ * peer that needs them before it joins the awaited collective never does.
+ */
+static int cc_run(cc_t *c)
+{
+    xlat_t x;
+    int k = xlat_in(c->n, c->reqs, &x);
+    if (k < 0)
+        return MPI_ERR_NO_MEM;
+    MPI_Request *arr = k ? x.copy : c->reqs;
+    MPI_Request snap[SMALL], *before = NULL;
+    if (atomic_load(&pm_live_ops) > 0) {
+        before = c->n <= SMALL ? snap : malloc((size_t)c->n * sizeof(MPI_Request));
+        for (int i = 0; before && i < c->n; i++)
+            before[i] = arr[i];
+    }
+    int rc, finished = 0;
+    if (atomic_load(&pm_active_runs) == 0)
+        rc = c->blocking ? cc_wait(c, arr) : cc_test(c, arr, &finished);
+    else
+        for (;;) {
+            pm_progress();
+            rc = cc_test(c, arr, &finished);
+            if (rc != MPI_SUCCESS || finished || !c->blocking)
+                break;
+            sched_yield();
+        }
+    if (k)
+        xlat_out(c->n, c->reqs, &x);
+    if (rc != MPI_SUCCESS && before && pm_failed_pending())
+        rc = cc_report(c, before, rc);
+    if (before != snap)
+        free(before);
+    return rc;
+}
+
 PM_EXPORT int MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
-    void *obj = NULL;
-    pm_kind_t kind = request && atomic_load(&pm_live_ops) ? pm_table_get(*request, &obj)
-                                                          : PM_NONE;
-    if (kind == PM_RUN)
-        pm_run_finish(obj);
-    if (kind != PM_POP)
-        return PMPI_Wait(request, status);
-    pm_pop_t *pop = obj;
-    MPI_Request g = pop->run ? pop->run->greq : MPI_REQUEST_NULL;
-    if (pop->run)
-        pm_run_finish(pop->run);
-    return PMPI_Wait(&g, status);
+    cc_t c = {.form = CC_ONE, .blocking = 1, .n = 1, .reqs = request, .st = status};
+    return request ? cc_run(&c) : PMPI_Wait(request, status);
 }
 
 PM_EXPORT int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
-    if (!request || !pop_of(*request))
-        return PMPI_Test(request, flag, status);
-    MPI_Request g = stand_in(*request);
-    return PMPI_Test(&g, flag, status);
+    cc_t c = {.form = CC_ONE, .n = 1, .reqs = request, .flag = flag, .st = status};
+    return request && flag ? cc_run(&c) : PMPI_Test(request, flag, status);
 }
 
 PM_EXPORT int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
 {
-    xlat_t x;
-    int k = xlat_in(count, reqs, &x);
-    if (k <= 0)
-        return k < 0 ? MPI_ERR_NO_MEM : PMPI_Waitall(count, reqs, statuses);
-    int rc = PMPI_Waitall(count, x.copy, statuses);
-    xlat_out(count, reqs, &x);
-    return rc;
+    cc_t c = {.form = CC_ALL, .blocking = 1, .n = count, .reqs = reqs, .st = statuses};
+    return count > 0 && reqs ? cc_run(&c) : PMPI_Waitall(count, reqs, statuses);
 }
 
 PM_EXPORT int MPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[])
 {
-    xlat_t x;
-    int k = xlat_in(count, reqs, &x);
-    if (k <= 0)
-        return k < 0 ? MPI_ERR_NO_MEM : PMPI_Testall(count, reqs, flag, statuses);
-    int rc = PMPI_Testall(count, x.copy, flag, statuses);
-    xlat_out(count, reqs, &x);
-    return rc;
+    cc_t c = {.form = CC_ALL, .n = count, .reqs = reqs, .flag = flag, .st = statuses};
+    return count > 0 && reqs && flag ? cc_run(&c) : PMPI_Testall(count, reqs, flag, statuses);
 }
 
 PM_EXPORT int MPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *status)
 {
-    xlat_t x;
-    int k = xlat_in(count, reqs, &x);
-    if (k <= 0)
-        return k < 0 ? MPI_ERR_NO_MEM : PMPI_Waitany(count, reqs, index, status);
-    int rc = PMPI_Waitany(count, x.copy, index, status);
-    xlat_out(count, reqs, &x);
-    return rc;
+    cc_t c = {.form = CC_ANY, .blocking = 1, .n = count, .reqs = reqs, .index = index,
+              .st = status};
+    return count > 0 && reqs && index ? cc_run(&c) : PMPI_Waitany(count, reqs, index, status);
 }
 
 PM_EXPORT int MPI_Testany(int count, MPI_Request reqs[], int *index, int *flag,
                           MPI_Status *status)
 {
-    xlat_t x;
-    int k = xlat_in(count, reqs, &x);
-    if (k <= 0)
-        return k < 0 ? MPI_ERR_NO_MEM : PMPI_Testany(count, reqs, index, flag, status);
-    int rc = PMPI_Testany(count, x.copy, index, flag, status);
-    xlat_out(count, reqs, &x);
-    return rc;
+    cc_t c = {.form = CC_ANY, .n = count, .reqs = reqs, .index = index, .flag = flag,
+              .st = status};
+    return count > 0 && reqs && index && flag ? cc_run(&c)
+                                              : PMPI_Testany(count, reqs, index, flag, status);
 }
 
 PM_EXPORT int MPI_Waitsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
                            MPI_Status statuses[])
 {
-    xlat_t x;
-    int k = xlat_in(incount, reqs, &x);
-    if (k <= 0)
-        return k < 0 ? MPI_ERR_NO_MEM
-                     : PMPI_Waitsome(incount, reqs, outcount, indices, statuses);
-    int rc = PMPI_Waitsome(incount, x.copy, outcount, indices, statuses);
-    xlat_out(incount, reqs, &x);
-    return rc;
+    cc_t c = {.form = CC_SOME, .blocking = 1, .n = incount, .reqs = reqs,
+              .outcount = outcount, .indices = indices, .st = statuses};
+    return incount > 0 && reqs && outcount && indices
+               ? cc_run(&c)
+               : PMPI_Waitsome(incount, reqs, outcount, indices, statuses);
 }
 
 PM_EXPORT int MPI_Testsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
                            MPI_Status statuses[])
 {
-    xlat_t x;
-    int k = xlat_in(incount, reqs, &x);
-    if (k <= 0)
-        return k < 0 ? MPI_ERR_NO_MEM
-                     : PMPI_Testsome(incount, reqs, outcount, indices, statuses);
-    int rc = PMPI_Testsome(incount, x.copy, outcount, indices, statuses);
-    xlat_out(incount, reqs, &x);
-    return rc;
+    cc_t c = {.form = CC_SOME, .n = incount, .reqs = reqs, .outcount = outcount,
+              .indices = indices, .st = statuses};
+    return incount > 0 && reqs && outcount && indices
+               ? cc_run(&c)
+               : PMPI_Testsome(incount, reqs, outcount, indices, statuses);
 }
 
 PM_EXPORT int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
@@ -215,7 +308,12 @@ PM_EXPORT int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status 
             pm_run_poll(pop->run);
     } else if (kind == PM_RUN)
         pm_run_poll(obj);
-    return PMPI_Request_get_status(request, flag, status);
+    else
+        pm_progress();
+    int rc = PMPI_Request_get_status(request, flag, status);
+    if (rc != MPI_SUCCESS && kind == PM_RUN && ((pm_run_t *)obj)->err != NBO_SUCCESS)
+        rc = pm_errcode(((pm_run_t *)obj)->err);
+    return rc;
 }
 
 PM_EXPORT int MPI_Cancel(MPI_Request *request)
@@ -236,8 +334,7 @@ PM_EXPORT int MPI_Request_free(MPI_Request *request)
         /* Freeing an active persistent collective is erroneous in MPI;
          * finish the run rather than free memory libnbo still writes. */
         MPI_Request g = pop->run->greq;
-        pm_run_finish(pop->run);
-        PMPI_Wait(&g, MPI_STATUS_IGNORE);
+        MPI_Wait(&g, MPI_STATUS_IGNORE);
     }
     pm_pop_destroy(pop);
     *request = MPI_REQUEST_NULL;

@@ -70,7 +70,7 @@ void pm_log(const char *fmt, ...)
 
 int pm_error(MPI_Comm comm, int nbo_err)
 {
-    int code = nbo_err == NBO_ERR_NOMEM ? MPI_ERR_NO_MEM : MPI_ERR_OTHER;
+    int code = pm_errcode(nbo_err);
     pm_log("libnbo failed: %s", nbo_strerror(nbo_err));
     if (comm != MPI_COMM_NULL)
         PMPI_Comm_call_errhandler(comm, code);
@@ -79,6 +79,8 @@ int pm_error(MPI_Comm comm, int nbo_err)
 
 static void after_init(int provided)
 {
+    if (pm_cfg.enabled)
+        pm_errors_init();
     if (pm_cfg.want_multiple && provided < MPI_THREAD_MULTIPLE)
         pm_log("MPI provides thread level %d, not MPI_THREAD_MULTIPLE: "
                "libnbo progresses inline (inside MPI calls)", provided);
@@ -87,8 +89,12 @@ static void after_init(int provided)
 PM_EXPORT int MPI_Init(int *argc, char ***argv)
 {
     pm_settings_load();
-    if (!pm_cfg.want_multiple)
-        return PMPI_Init(argc, argv);
+    if (!pm_cfg.want_multiple) {
+        int rc = PMPI_Init(argc, argv);
+        if (rc == MPI_SUCCESS && pm_cfg.enabled)
+            pm_errors_init();
+        return rc;
+    }
     int provided = MPI_THREAD_SINGLE;
     int rc = PMPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
     if (rc == MPI_SUCCESS)
@@ -112,6 +118,7 @@ PM_EXPORT int MPI_Finalize(void)
     if (pm_active()) {
         pm_pop_destroy_all();
         pm_comm_release_all();
+        pm_failed_clear();
         atomic_store(&finalizing, 1);
     }
     return PMPI_Finalize();

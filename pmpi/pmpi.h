@@ -8,12 +8,13 @@
  *   pm_greq.c      runs: one libnbo request behind one generalized request
  *   pm_coll.c      MPI_Ialltoall(v), MPI_Alltoall(v)_init, blocking forms
  *   pm_requests.c  MPI_Start*, Wait*, Test*, Request_free, Cancel, ...:
- *                  persistent handles swapped for their current run
+ *                  persistent handles swapped for their current run; waits
+ *                  that keep both MPI and libnbo progressing; errors
+ *   pm_errors.c    libnbo's errors as MPI error codes and strings
  *
  * Locks: pm_mutex guards the table and the communicator list only, for a
  * few instructions at a time; nothing that can call libnbo or wait for MPI
- * runs under it (libnbo's progress thread calls MPI_Testsome, which comes
- * through pm_requests.c and takes pm_mutex with libnbo's lock held).
+ * runs under it, so it never orders itself against MPICH's or libnbo's.
  */
 #ifndef NBO_PMPI_H
 #define NBO_PMPI_H
@@ -54,6 +55,7 @@ typedef struct pm_comm {
     long            seq;      /* creation order (the release order)      */
     int             refs;     /* persistent ops created on it, not freed */
     int             released; /* nc freed (or given up): only the struct left */
+    int             inline_progress; /* nc progresses inline (NBO_PROGRESS_INLINE) */
     struct pm_comm *next;     /* every one alive, newest first           */
 } pm_comm_t;
 
@@ -76,7 +78,16 @@ typedef struct pm_run {
     int            err;     /* libnbo's result                            */
     struct pm_pop *pop;     /* the persistent op, or NULL                 */
     int            persistent; /* a run of a persistent op (pop may be cut) */
+    int            inline_progress; /* its communicator progresses inline */
 } pm_run_t;
+
+/* Runs started and not yet done: while any is, blocking completion calls
+ * run as test loops (pm_requests.c).  Those on inline communicators need
+ * nbo_progress from every completion call. */
+extern atomic_int pm_active_runs, pm_inline_runs;
+
+/* Advance libnbo's inline communicators if any run is on one. */
+void pm_progress(void);
 
 /* A persistent all-to-all: the application holds `shell`, an inactive MPI
  * persistent request that is never started; each MPI_Start of it makes a
@@ -99,9 +110,9 @@ int pm_pop_start(pm_pop_t *pop);
 /* Wait for a run in the caller's thread (the wait function). */
 void pm_run_finish(pm_run_t *run);
 
-/* Start a generalized request for a libnbo request already started;
+/* Start a generalized request for a libnbo request already started on pc;
  * *handle gets it.  pop is NULL for a non-persistent request. */
-int pm_run_begin(nbo_request_t req, pm_pop_t *pop, MPI_Request *handle);
+int pm_run_begin(nbo_request_t req, pm_comm_t *pc, pm_pop_t *pop, MPI_Request *handle);
 
 /* Poll a run once (the generalized request's poll function). */
 void pm_run_poll(pm_run_t *run);
@@ -127,6 +138,19 @@ extern atomic_int pm_pops;
 
 /* Call an MPI error on comm's handler (as MPI would), return the code. */
 int pm_error(MPI_Comm comm, int nbo_err);
+
+/* ------------------------------------------------------------ errors */
+
+/* Add libnbo's MPI error class and codes (after MPI_Init). */
+void pm_errors_init(void);
+/* The MPI error code for an NBO_ERR_* (MPI_ERR_OTHER before init). */
+int pm_errcode(int nbo_err);
+/* A failed run's error, kept under its handle until a completion call
+ * takes it to report (pm_failed_take: NBO_SUCCESS when none). */
+void pm_failed_put(MPI_Request h, int nbo_err);
+int pm_failed_take(MPI_Request h);
+int pm_failed_pending(void);
+void pm_failed_clear(void);
 
 /* Log a line (NBO_PMPI_LOG) with a "libnbo-mpi:" prefix. */
 void pm_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

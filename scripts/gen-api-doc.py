@@ -76,6 +76,7 @@ SUMMARY = {
     "nbo_start": "start a persistent request",
     "nbo_test": "complete a request",
     "nbo_waitall": "complete several requests",
+    "nbo_progress": "advance requests progressed inline",
     "nbo_request_free": "free an inactive request",
     "nbo_request_algorithm": "the algorithm the compiler chose for a request",
     "nbo_request_print": "print the task list of a request",

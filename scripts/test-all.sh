@@ -6,7 +6,8 @@
 #                   ucx, pmpi, fft, fuzz, cluster (network namespaces),
 #                   verbs (Soft-RoCE guest), valgrind (MPI tests at P = 2)
 #   3. build-asan/  ASan + UBSan: the one-host suites again
-#   4. build-tsan/  TSan (clang): the progress-thread suites again
+#   4. build-tsan/  TSan (clang): the progress-thread suites again, and
+#                   libnbo-mpi's mixed stress program in the thread modes
 #
 # Ends with "tests: N passed, N failed, N skipped" over all stages and exits
 # non-zero if anything failed.  NBO_TEST_STAGES="main asan tsan" picks stages;
@@ -47,7 +48,7 @@ for s in $stages; do
     main) EXTRA+=(--no-suite known-failing); run_stage main build "" -- -Dwerror=true ;;
     asan) run_stage asan build-asan asan unit mpi progress ucx pmpi fft cuda -- \
             -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug ;;
-    tsan) CC=clang run_stage tsan build-tsan tsan progress ucx -- \
+    tsan) CC=clang run_stage tsan build-tsan tsan progress ucx pmpi-tsan -- \
             -Db_sanitize=thread -Db_lundef=false -Dbuildtype=debug ;;
     *) echo "unknown stage $s"; exit 2 ;;
   esac

@@ -6,6 +6,8 @@
  * number so concurrent collectives never match each other's messages.
  * Completions come from MPI_Testsome.  MPI gives no descriptor to sleep on,
  * so this engine progresses only when polled (inline mode).
+ * Completion calls use their PMPI_ names: an interposer on MPI's profiling
+ * interface (libnbo-mpi.so) must never be re-entered from inside libnbo.
  */
 #ifndef NBO_MPI_ENGINE_H
 #define NBO_MPI_ENGINE_H

@@ -45,8 +45,8 @@ int mpi_engine_post(nbo_engine_comm_t *ec, nbo_exec_t *x, int first, int n)
         if (e != MPI_SUCCESS) {
             /* Withdraw what this call posted: all or nothing. */
             for (int j = posted; j < ec->n; j++) {
-                MPI_Cancel(&ec->reqs[j]);
-                MPI_Wait(&ec->reqs[j], MPI_STATUS_IGNORE);
+                PMPI_Cancel(&ec->reqs[j]);
+                PMPI_Wait(&ec->reqs[j], MPI_STATUS_IGNORE);
             }
             ec->n = posted;
             return NBO_ERR_MPI;

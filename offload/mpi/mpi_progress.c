@@ -19,14 +19,14 @@ int mpi_engine_progress(nbo_engine_comm_t *ec)
     if (ec->n == 0)
         return 0;
     int out = 0;
-    int e = MPI_Testsome(ec->n, ec->reqs, &out, ec->idx, ec->st);
+    int e = PMPI_Testsome(ec->n, ec->reqs, &out, ec->idx, ec->st);
     if (e != MPI_SUCCESS) {
         /* Which request failed is in the statuses we did not ask for; fail
          * them all rather than guess. */
         for (int i = 0; i < ec->n; i++)
             if (ec->reqs[i] != MPI_REQUEST_NULL) {
-                MPI_Cancel(&ec->reqs[i]);
-                MPI_Request_free(&ec->reqs[i]);
+                PMPI_Cancel(&ec->reqs[i]);
+                PMPI_Request_free(&ec->reqs[i]);
             }
         for (int i = 0; i < ec->n; i++)
             nbo_exec_complete(ec->ops[i].x, ec->ops[i].task, NBO_ERR_MPI);
@@ -51,12 +51,12 @@ void mpi_engine_cancel(nbo_engine_comm_t *ec, nbo_exec_t *x)
         /* A receive cancels for certain.  A send MPI may refuse to cancel;
          * then it is left to finish on its own (the peer's receive is gone
          * or will match it) and we stop tracking it. */
-        MPI_Cancel(&ec->reqs[i]);
+        PMPI_Cancel(&ec->reqs[i]);
         int done = 0;
         for (int spins = 0; !done && spins < 1000; spins++)
-            MPI_Test(&ec->reqs[i], &done, MPI_STATUS_IGNORE);
+            PMPI_Test(&ec->reqs[i], &done, MPI_STATUS_IGNORE);
         if (!done)
-            MPI_Request_free(&ec->reqs[i]);
+            PMPI_Request_free(&ec->reqs[i]);
         ec->reqs[i] = MPI_REQUEST_NULL;
         nbo_exec_complete(x, ec->ops[i].task, NBO_ERR_TIMEOUT);
     }
