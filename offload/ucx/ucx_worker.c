@@ -220,9 +220,8 @@ static parked_worker_t *parked;
 /* After a fault, UCX 1.13 can abort the survivor while it tears down the
  * broken endpoints: ucp_worker_destroy purges a tcp endpoint to the dead
  * peer that still holds a queued wire-up reply, and the purge asserts
- * ("got REP message", ucp_request_send_state_ff: 3 runs of 78 of the
- * 3-host peer-killed test with the progress thread; draining first does
- * not always empty that queue).  Such a worker is parked instead: it
+ * ("got REP message", ucp_request_send_state_ff; draining first does not
+ * always empty that queue).  Such a worker is parked instead: it
  * is never progressed or destroyed again, and its memory (one worker, its
  * endpoints and buffers, still reachable from here) goes with the process.
  * The next communicator gets a new worker.  Healthy workers are destroyed
@@ -247,9 +246,7 @@ void ucx_shared_release(void)
      * fault is not progressed again: a peer that was only stopped (past
      * NBO_TIMEOUT, then resumed) reconnects to it, this worker answers
      * with a new endpoint id, and UCX 1.13 then asserts on the resumed
-     * peer (ucp_ep.inl, remote_id == remote_ep_id: ucx-fault-inline-np2 failed
-     * 6 of 6 runs under MALLOC_PERTURB_ that way, 0 of 34 without the
-     * progress calls). */
+     * peer (ucp_ep.inl, remote_id == remote_ep_id; tests/ucx/ucx_fault.c). */
     if (ucx_g.faulted)
         ucx_flush_done();
     else

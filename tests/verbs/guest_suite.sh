@@ -146,8 +146,7 @@ fi
 # process's QPs/CQs/MRs/PDs unchanged and 0 after nbo_comm_free.
 # Under emulation an operation takes 3-15 ms, so the default is 2000 (about
 # a minute per mode); NBO_VERBS_SOAK_OPS=100000 is the full count
-# (2 x 100000 operations took 748 s inline and 561 s thread on a quiet
-# host, 2026-11-23), for a run by hand:
+# (2 x 100000 operations: about 750 s inline, 560 s thread), for a run by hand:
 #   NBO_VERBS_SUITE_ONLY=soak NBO_VERBS_SOAK_OPS=100000 \
 #     scripts/softroce/run-in-guest.sh -t 12000 -- tests/verbs/guest_suite.sh build
 soak_ops=${NBO_VERBS_SOAK_OPS:-2000}
