@@ -13,7 +13,7 @@
 
 #include "../offload/engine.h"
 #include "datatype.h"
-#include "nbo.h"
+#include "nbo_export.h" /* nbo.h, its functions exported */
 #include "schedule.h"
 
 struct nbo_stage; /* device/device.h: staging of GPU buffers, NULL for host */

@@ -301,6 +301,10 @@ int nbo_test(nbo_request_t *req, int *flag)
         return NBO_ERR_ARG;
     *flag = 0;
     int rc = nbo_request_check(req);
+    if (rc == NBO_ERR_REQUEST_NULL) { /* as MPI_Test on MPI_REQUEST_NULL */
+        *flag = 1;
+        return NBO_SUCCESS;
+    }
     if (rc != NBO_SUCCESS)
         return rc;
     nbo_lock();
@@ -326,6 +330,8 @@ int nbo_progress(void)
 int nbo_wait(nbo_request_t *req)
 {
     int rc = nbo_request_check(req);
+    if (rc == NBO_ERR_REQUEST_NULL)
+        return NBO_SUCCESS; /* as MPI_Wait on MPI_REQUEST_NULL */
     if (rc != NBO_SUCCESS)
         return rc;
     nbo_lock();

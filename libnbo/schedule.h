@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "nbo.h"
+#include "nbo_export.h" /* nbo.h, its functions exported */
 
 /* Which buffer a byte range lives in. */
 typedef enum {

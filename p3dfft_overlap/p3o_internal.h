@@ -20,7 +20,17 @@
 
 #include <stdint.h>
 
+/* The library is compiled with hidden visibility (meson.build): the public
+ * header, included with default visibility, makes its functions the only
+ * ones libp3dfft_overlap.so exports.  The sources include it through this
+ * header only. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
 #include "p3dfft_overlap.h"
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #define P3O_PLAN_MAGIC 0x70336f70u /* "p3op" */
 

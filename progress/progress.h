@@ -19,7 +19,7 @@
 
 #include <pthread.h>
 
-#include "nbo.h"
+#include "nbo_export.h" /* nbo.h, its functions exported */
 
 struct nbo_comm;
 struct nbo_request;

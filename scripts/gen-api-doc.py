@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate the API reference from include/nbo.h: docs/api.md, or man pages.
+"""Generate the API reference from a public header: docs/api.md, or man pages.
 
 The header is the reference: its overview comment opens the page, and each
 of its areas (a `/* --- name --- */` rule) becomes a section that shows the
@@ -11,32 +11,53 @@ functions.  tests/install checks that docs/api.md is current.
 Man pages (built by man/meson.build, never committed):
 
     scripts/gen-api-doc.py --man OUTDIR [--env docs/configuration.md ...]
-                           [--docdir DIR] include/nbo.h
-    scripts/gen-api-doc.py --man-list include/nbo.h
+                           [--docdir DIR] [--version V] [--link HEADER]
+                           [--also NAME.SECTION ...] HEADER
+    scripts/gen-api-doc.py --man-list HEADER
+    scripts/gen-api-doc.py --examples OUTDIR HEADER
     scripts/gen-api-doc.py --man-tool OUTDIR tools/nbo_info.c
+    scripts/gen-api-doc.py --man-md OUTDIR --name libnbo-mpi --section 7 docs/pmpi.md
 
---man writes one man3 page per function group of the header (the functions
-declared under one comment; the others of the group are `.so` links to the
-first), plus nbo(3): overview, functions, NBO_ERR_* codes, and the NBO_*
-variables from the `| variable | ... |` tables of the --env Markdown pages.
---man-list prints the names --man writes.  --man-tool writes nbo_info(1)
-from the tool's header comment and its `usage` string (its --help).
+HEADER is include/nbo.h or p3dfft_overlap/p3dfft_overlap.h: the prefix of
+its functions (nbo, p3o) is the one most of them share, its error codes
+are PREFIX_ERR_*.  --man writes one man3 page per function group of the
+header (the functions declared under one comment; the others of the group
+are `.so` links to the first), plus the overview page named after the
+header (nbo(3), p3dfft_overlap(3)): overview, the sections of the areas
+that hold only comments (threads, lifecycle), functions and constants by
+area, error codes, and the NBO_* variables from the `| variable | ... |`
+tables of the --env Markdown pages.  A function page has NAME, SYNOPSIS,
+DESCRIPTION, RETURN VALUE, ERRORS (the ERRORS table below, else the codes
+its comment names) and EXAMPLES (the EXAMPLES table below).  --link HEADER:
+the functions of another header that the pages may name (bold, SEE ALSO).
+--man-list prints the names --man writes; --examples writes each EXAMPLES
+snippet as OUTDIR/NAME.c, for tests/install to compile.  --man-tool writes
+nbo_info(1) from the tool's header comment and its `usage` string (its
+--help).  --man-md writes a section-7 page from a Markdown guide.
 """
 import argparse
 import ast
 import os
 import re
 import sys
+from collections import Counter
 
 
 def split_header(src):
-    """(overview text, [(area name, area text)]) of nbo.h."""
+    """(overview text, [(area name, area text)]) of a header."""
     head = re.match(r"\s*/\*(.*?)\*/", src, re.S)
     overview = "\n".join(re.sub(r"^\s*\* ?", "", l) for l in head.group(1).splitlines()).strip()
     body = src[head.end():]
-    body = body[: body.rfind("#ifdef __cplusplus\n}")]
+    end = body.rfind("#ifdef __cplusplus\n}")
+    body = body[:end] if end >= 0 else body
     parts = re.split(r"/\* -+ ([\w ]+?) \*/\n", body)
     return overview, list(zip(parts[1::2], parts[2::2]))
+
+
+def title(area):
+    """An area's name as a heading: first letter up, the rest as written."""
+    area = area.strip()
+    return area[:1].upper() + area[1:]
 
 
 def markdown(src):
@@ -47,11 +68,11 @@ def markdown(src):
     index = []
     for name, text in areas:
         text = text.strip()
-        funcs = re.findall(r"\b(nbo_\w+)\s*\(", text)
+        funcs = re.findall(r"\b(nbo_\w+)\s*\((?!\d\))", text)   # not "nbo_info(1)"
         for f in funcs:
             if f not in [g for g, _ in index]:
                 index.append((f, name))
-        out += [f"## {name.strip().capitalize()}", "", "```c", text, "```", ""]
+        out += [f"## {title(name)}", "", "```c", text, "```", ""]
     out += ["## Index", ""]
     out += [f"- `{f}()`: {area.strip()}" for f, area in sorted(index)]
     return "\n".join(out) + "\n"
@@ -66,11 +87,13 @@ SUMMARY = {
     "nbo_strerror": "the message for an NBO_ERR_* code",
     "nbo_config_init": "default configuration of a communicator",
     "nbo_config_from_env": "configuration from the NBO_* environment variables",
+    "nbo_config_set": "set one configuration field from an NBO_* name and value",
     "nbo_engine_name": "names of engines, progress modes and algorithms",
     "nbo_comm_create": "bootstrap libnbo on an MPI communicator",
     "nbo_comm_free": "free an nbo communicator",
     "nbo_comm_query": "the engine and configuration a communicator resolved to",
     "nbo_engine_available": "whether an engine is built and usable on this machine",
+    "nbo_cuda_available": "whether CUDA device buffers are usable in this process",
     "nbo_ialltoall": "start a non-blocking all-to-all",
     "nbo_alltoall_init": "create a persistent all-to-all request",
     "nbo_start": "start a persistent request",
@@ -80,9 +103,701 @@ SUMMARY = {
     "nbo_request_free": "free an inactive request",
     "nbo_request_algorithm": "the algorithm the compiler chose for a request",
     "nbo_request_print": "print the task list of a request",
+    "p3o_strerror": "the message for a P3O_ERR_* code",
+    "p3o_last_error": "details of the last p3dfft_overlap failure",
+    "p3o_options_init": "default options of a 3-D FFT plan",
+    "p3o_plan_create": "plan a multi-variable pencil 3-D FFT",
+    "p3o_plan_destroy": "free a 3-D FFT plan",
+    "p3o_forward": "forward real-to-complex 3-D FFT of nv variables",
+    "p3o_backward": "backward complex-to-real 3-D FFT of nv variables",
+    "p3o_roundtrip": "forward FFT, spectral operation and backward FFT as one pipeline",
+    "p3o_local_sizes": "the pencils this rank owns",
+    "p3o_nbo_comm": "the libnbo communicator of a PIPELINED_NBO plan",
+    "p3o_timers": "time spent in each stage of the transforms",
+    "p3o_mode_name": "names of modes and precisions",
+    "p3o_mode_from_name": "parse mode and precision names",
 }
 
-PROTO = re.compile(r"^(?!typedef|enum|#|\s)([^;{}#]*?\b(nbo_\w+)\s*\([^;]*\));", re.M)
+# The overview page of each header: NAME line and how to link.
+OVERVIEW = {
+    "nbo": {"summary": None, "link": "$(pkg-config --libs nbo)",
+            "compile": "mpicc app.c $(pkg-config --cflags --libs nbo)", "manual": "libnbo"},
+    "p3dfft_overlap": {"summary": "pencil-decomposed parallel 3-D FFT with overlapped column transposes",
+                       "link": "$(pkg-config --libs p3dfft_overlap)",
+                       "compile": "mpicc app.c $(pkg-config --cflags --libs p3dfft_overlap)",
+                       "manual": "libnbo"},
+}
+
+# ERRORS of each function group (keyed by its first function): the codes it
+# can return, each with what it means for this call (None: the code's own
+# comment in the header), or one sentence for a function that cannot fail.
+# A code that is not in the header's enum is an error of this script.
+REQUEST_FAILURES = [
+    ("NBO_ERR_TIMEOUT", "the request saw no completion for NBO_TIMEOUT ms (a peer is gone, stopped or never joined)."),
+    ("NBO_ERR_PEER", "a peer failed or disconnected."),
+    ("NBO_ERR_TRANSPORT", "the network reported an error."),
+    ("NBO_ERR_MPI", "an MPI call failed (the MPI engine, datatype packing)."),
+    ("NBO_ERR_MISMATCH", "a message was larger than its receive block: the ranks' counts disagree."),
+    ("NBO_ERR_CUDA", "a CUDA call failed while staging device buffers."),
+    ("NBO_ERR_NOMEM", None),
+    ("NBO_ERR_INTERNAL", None),
+]
+BUILD_ERRORS = [
+    ("NBO_ERR_ARG", "req is NULL, or (all-to-allv) a count or displacement array is NULL."),
+    ("NBO_ERR_COMM", "comm is NBO_COMM_NULL or not a live nbo communicator."),
+    ("NBO_ERR_BUFFER", "a NULL buffer with a nonzero count, or both buffers MPI_IN_PLACE."),
+    ("NBO_ERR_COUNT", None),
+    ("NBO_ERR_DATATYPE", None),
+    ("NBO_ERR_OVERFLOW", None),
+    ("NBO_ERR_MISMATCH", "the block this rank sends itself differs in size from the one it receives; "
+                         "with NBO_CHECK=1, the ranks' counts disagree (the rank is named on stderr)."),
+    ("NBO_ERR_OVERLAP", "the send and receive buffers overlap (use MPI_IN_PLACE)."),
+    ("NBO_ERR_DEVICE", None),
+    ("NBO_ERR_CUDA", "device buffers without a CUDA build or GPU, or a CUDA call failed."),
+    ("NBO_ERR_ENGINE", "the engine could not prepare the buffers (memory registration)."),
+    ("NBO_ERR_MPI", "an MPI call failed (MPI_Pack_size on the datatypes, NBO_CHECK's collective)."),
+    ("NBO_ERR_NOMEM", None),
+]
+ERRORS = {
+    "nbo_version": "None: it cannot fail.",
+    "nbo_strerror": "None: it cannot fail.",
+    "nbo_config_init": "None: a NULL config is ignored.",
+    "nbo_config_from_env": [
+        ("NBO_ERR_ARG", "config is NULL."),
+        ("NBO_ERR_CONFIG", "a variable that is set holds a value it does not accept; each such "
+                           "variable is named on stderr, the valid ones are applied."),
+    ],
+    "nbo_config_set": [
+        ("NBO_ERR_ARG", "an argument is NULL, or name is not a variable of nbo_config_t."),
+        ("NBO_ERR_CONFIG", "value is not valid for name; the field is left as it was."),
+    ],
+    "nbo_engine_name": "None: a value out of range gives \"?\".",
+    "nbo_comm_create": [
+        ("NBO_ERR_ARG", "out is NULL."),
+        ("NBO_ERR_COMM", "comm is MPI_COMM_NULL or an inter-communicator."),
+        ("NBO_ERR_MPI", "MPI is not initialised or already finalised, or an MPI call failed."),
+        ("NBO_ERR_CONFIG", "the configuration holds an invalid value (a bad NBO_* variable is named on stderr), "
+                           "or the engine asked for rejects one of its settings."),
+        ("NBO_ERR_ENGINE", "the engine asked for is not built or not usable on every rank "
+                           "(auto falls back to the MPI engine, which always is)."),
+        ("NBO_ERR_THREAD_LEVEL", "progress thread asked for, but MPI does not provide MPI_THREAD_MULTIPLE."),
+        ("NBO_ERR_TIMEOUT", "the engine could not connect to every peer within NBO_TIMEOUT."),
+        ("NBO_ERR_PEER", "a peer failed while the engine connected to it."),
+        ("NBO_ERR_TRANSPORT", "the network reported an error while the engine connected."),
+        ("NBO_ERR_NOMEM", None),
+    ],
+    "nbo_comm_free": [
+        ("NBO_ERR_ARG", "comm is NULL."),
+        ("NBO_ERR_COMM", "*comm is not a live nbo communicator."),
+        ("NBO_ERR_PENDING", "requests made on the communicator are still live (active, or persistent "
+                            "and not freed); nothing is released."),
+        ("NBO_ERR_TIMEOUT", "a peer did not answer within NBO_TIMEOUT; the communicator is released "
+                            "all the same and *comm set to NBO_COMM_NULL."),
+        ("NBO_ERR_MPI", "the agreement with the peers failed; the communicator is released all the same."),
+    ],
+    "nbo_comm_query": [
+        ("NBO_ERR_ARG", "info is NULL."),
+        ("NBO_ERR_COMM", "comm is not a live nbo communicator."),
+    ],
+    "nbo_engine_available": [
+        ("NBO_ERR_ENGINE", "the engine is not built into this libnbo, or not usable here (detail says why)."),
+        ("NBO_ERR_CONFIG", "UCX rejects a UCX_* or NBO_UCX_* value (UCX names it on stderr)."),
+    ],
+    "nbo_cuda_available": [
+        ("NBO_ERR_CUDA", "libnbo is built without CUDA, or no CUDA GPU is usable (detail says why)."),
+    ],
+    "nbo_ialltoall": BUILD_ERRORS + [
+        "A failure of the transfer itself (a peer, the network, NBO_TIMEOUT) is returned by "
+        "nbo_wait or nbo_test.",
+    ],
+    "nbo_alltoall_init": BUILD_ERRORS + [
+        "A failure of a transfer is returned by the nbo_wait or nbo_test that completes it.",
+    ],
+    "nbo_start": [
+        ("NBO_ERR_ARG", "req is NULL, or *req is not a persistent request."),
+        ("NBO_ERR_REQUEST_NULL", "*req is NBO_REQUEST_NULL."),
+        ("NBO_ERR_REQUEST", None),
+        ("NBO_ERR_ACTIVE", "the request was started and not yet completed by nbo_wait or nbo_test."),
+    ],
+    "nbo_test": [
+        ("NBO_ERR_ARG", "req or flag is NULL."),
+        ("NBO_ERR_REQUEST", None),
+    ] + REQUEST_FAILURES,
+    "nbo_progress": "None: it returns a count, never an error; a request that fails is "
+                    "reported by nbo_test or nbo_wait.",
+    "nbo_waitall": [
+        ("NBO_ERR_ARG", "count is negative, or reqs is NULL with a positive count."),
+        ("NBO_ERR_REQUEST", "an entry is not a valid handle; no request is waited for."),
+    ] + REQUEST_FAILURES,
+    "nbo_request_free": [
+        ("NBO_ERR_ARG", "req is NULL."),
+        ("NBO_ERR_REQUEST_NULL", "*req is NBO_REQUEST_NULL."),
+        ("NBO_ERR_REQUEST", None),
+        ("NBO_ERR_ACTIVE", "the request is running: complete it first (nbo_wait)."),
+    ],
+    "nbo_request_algorithm": [
+        ("NBO_ERR_ARG", "alg is NULL."),
+        ("NBO_ERR_REQUEST_NULL", "req is NBO_REQUEST_NULL."),
+        ("NBO_ERR_REQUEST", None),
+    ],
+    "nbo_request_print": [
+        ("NBO_ERR_ARG", "out is NULL."),
+        ("NBO_ERR_REQUEST_NULL", "req is NBO_REQUEST_NULL."),
+        ("NBO_ERR_REQUEST", None),
+    ],
+    "p3o_strerror": "None: it cannot fail.",
+    "p3o_last_error": "None: it cannot fail.",
+    "p3o_options_init": "None: a NULL options is ignored.",
+    "p3o_plan_create": [
+        ("P3O_ERR_ARG", "plan is NULL, or an enum value or options.device is out of range."),
+        ("P3O_ERR_COMM", None),
+        ("P3O_ERR_SIZE", None),
+        ("P3O_ERR_NV", None),
+        ("P3O_ERR_GRID", "options row and col: one set without the other, or row x col is not the size of comm."),
+        ("P3O_ERR_TOO_MANY_PROCS", None),
+        ("P3O_ERR_MISMATCH", None),
+        ("P3O_ERR_TOO_LARGE", None),
+        ("P3O_ERR_NOMEM", None),
+        ("P3O_ERR_FFTW", "FFTW could not make a plan, or read or write the wisdom file."),
+        ("P3O_ERR_MPI", None),
+        ("P3O_ERR_NBO", "PIPELINED_NBO: nbo_comm_create or nbo_alltoallv_init failed (p3o_last_error "
+                        "says which, with nbo_strerror's message)."),
+        ("P3O_ERR_CUDA", "options.device = 1 without CUDA or a GPU, or a CUDA or cuFFT call failed."),
+    ],
+    "p3o_plan_destroy": [
+        ("P3O_ERR_PLAN", "*plan is not a valid plan."),
+    ],
+    "p3o_forward": [
+        ("P3O_ERR_PLAN", None),
+        ("P3O_ERR_ARG", "a buffer is NULL, or host memory given to a GPU plan."),
+        ("P3O_ERR_MPI", "an exchange failed in MPI."),
+        ("P3O_ERR_NBO", "PIPELINED_NBO: nbo_start or nbo_wait failed (p3o_last_error has nbo_strerror's message)."),
+        ("P3O_ERR_FFTW", "FFTW could not plan a transform for unaligned buffers."),
+        ("P3O_ERR_CUDA", "GPU plans: a CUDA or cuFFT call failed."),
+    ],
+    "p3o_local_sizes": [
+        ("P3O_ERR_PLAN", None),
+        ("P3O_ERR_ARG", "local is NULL."),
+    ],
+    "p3o_nbo_comm": [
+        ("P3O_ERR_PLAN", None),
+        ("P3O_ERR_ARG", "comm is NULL."),
+    ],
+    "p3o_timers": [
+        ("P3O_ERR_PLAN", None),
+        ("P3O_ERR_ARG", "timers is NULL (p3o_timers)."),
+    ],
+    "p3o_mode_name": "None: a value out of range gives \"unknown\".",
+    "p3o_mode_from_name": [
+        ("P3O_ERR_ARG", "name is NULL or not one of the names, or the output pointer is NULL."),
+    ],
+}
+ERRORS["p3o_backward"] = ERRORS["p3o_forward"]
+ERRORS["p3o_roundtrip"] = ERRORS["p3o_forward"]
+
+# RETURN VALUE of the groups whose int is not a status code.
+RETURNS = {
+    "nbo_progress": ["The number of completion events handled, 0 or more."],
+    "nbo_version": ["A static string such as \"0.1.0\", never NULL."],
+    "nbo_strerror": ["A static string, never NULL (\"unknown error\" for a code that is none)."],
+    "nbo_engine_name": ["A static string, never NULL."],
+    "p3o_strerror": ["A static string, never NULL."],
+    "p3o_last_error": ["A string owned by the library, \"\" when nothing failed yet; the next failure overwrites it."],
+    "p3o_mode_name": ["A static string, never NULL."],
+}
+
+# EXAMPLES of each function group: a C snippet, complete at file scope, so
+# that tests/install compiles every one (--examples).
+EXAMPLES = {
+    "nbo_version": r'''
+#include <stdio.h>
+#include <nbo.h>
+
+void print_version(void)
+{
+    printf("libnbo %s, header %d.%d.%d\n", nbo_version(),
+           NBO_VERSION_MAJOR, NBO_VERSION_MINOR, NBO_VERSION_PATCH);
+}
+''',
+    "nbo_strerror": r'''
+#include <stdio.h>
+#include <nbo.h>
+
+int finish(nbo_request_t *req)
+{
+    int rc = nbo_wait(req);
+    if (rc != NBO_SUCCESS)
+        fprintf(stderr, "nbo_wait: %s (%d)\n", nbo_strerror(rc), rc);
+    return rc;
+}
+''',
+    "nbo_config_init": r'''
+#include <nbo.h>
+
+/* The MPI engine and a window of 4, whatever the environment says. */
+int make_comm(MPI_Comm parent, nbo_comm_t *comm)
+{
+    nbo_config_t cfg;
+    nbo_config_init(&cfg);
+    cfg.engine = NBO_ENGINE_MPI;
+    cfg.window = 4;
+    return nbo_comm_create(parent, &cfg, comm);
+}
+''',
+    "nbo_config_from_env": r'''
+#include <nbo.h>
+
+/* The NBO_* environment, then progress forced inline. */
+int make_comm(MPI_Comm parent, nbo_comm_t *comm)
+{
+    nbo_config_t cfg;
+    nbo_config_init(&cfg);
+    int rc = nbo_config_from_env(&cfg);     /* bad values named on stderr */
+    if (rc != NBO_SUCCESS)
+        return rc;
+    cfg.progress = NBO_PROGRESS_INLINE;
+    return nbo_comm_create(parent, &cfg, comm);
+}
+''',
+    "nbo_config_set": r'''
+#include <stdio.h>
+#include <string.h>
+#include <nbo.h>
+
+/* A setting from the command line, such as "NBO_WINDOW=16". */
+int apply_option(nbo_config_t *cfg, const char *opt)
+{
+    const char *eq = strchr(opt, '=');
+    char name[64];
+    if (!eq || eq - opt >= (long)sizeof(name))
+        return NBO_ERR_ARG;
+    snprintf(name, sizeof(name), "%.*s", (int)(eq - opt), opt);
+    int rc = nbo_config_set(cfg, name, eq + 1);
+    if (rc != NBO_SUCCESS)
+        fprintf(stderr, "%s: %s\n", opt, nbo_strerror(rc));
+    return rc;
+}
+''',
+    "nbo_engine_name": r'''
+#include <stdio.h>
+#include <nbo.h>
+
+void print_config(const nbo_config_t *cfg)
+{
+    printf("engine %s, progress %s, algorithm %s, scheduling %s\n",
+           nbo_engine_name(cfg->engine), nbo_progress_name(cfg->progress),
+           nbo_algorithm_name(cfg->algorithm),
+           nbo_progress_sched_name(cfg->progress_sched));
+}
+''',
+    "nbo_comm_create": r'''
+#include <stdio.h>
+#include <nbo.h>
+
+int main(int argc, char **argv)
+{
+    int provided;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    nbo_comm_t comm;
+    int rc = nbo_comm_create(MPI_COMM_WORLD, NULL, &comm); /* NBO_* applies */
+    if (rc != NBO_SUCCESS) {
+        fprintf(stderr, "nbo_comm_create: %s\n", nbo_strerror(rc));
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    /* ... many nbo_ialltoall + nbo_wait on comm ... */
+    nbo_comm_free(&comm);
+    MPI_Finalize();
+    return 0;
+}
+''',
+    "nbo_comm_free": r'''
+#include <stdio.h>
+#include <nbo.h>
+
+/* The end of a program: requests first, then the communicator, then MPI. */
+void finish(nbo_comm_t *comm, nbo_request_t *persistent)
+{
+    nbo_wait(persistent);             /* returns at once if inactive */
+    nbo_request_free(persistent);
+    int rc = nbo_comm_free(comm);     /* collective */
+    if (rc != NBO_SUCCESS)
+        fprintf(stderr, "nbo_comm_free: %s\n", nbo_strerror(rc));
+    MPI_Finalize();
+}
+''',
+    "nbo_comm_query": r'''
+#include <stdio.h>
+#include <nbo.h>
+
+void describe(nbo_comm_t comm)
+{
+    nbo_comm_info_t info;
+    if (nbo_comm_query(comm, &info) == NBO_SUCCESS && info.rank == 0)
+        printf("%d ranks: engine %s, progress %s, W = %d%s (%s)\n", info.size,
+               nbo_engine_name(info.engine), nbo_progress_name(info.progress),
+               info.window, info.engine_caps & NBO_CAP_OFFLOAD ? ", RDMA" : "",
+               info.engine_detail);
+}
+''',
+    "nbo_engine_available": r'''
+#include <stdio.h>
+#include <nbo.h>
+
+/* UCX where it is usable here, else whatever auto finds. */
+nbo_engine_kind_t pick_engine(void)
+{
+    char why[256];
+    if (nbo_engine_available(NBO_ENGINE_UCX, why, sizeof(why)) == NBO_SUCCESS)
+        return NBO_ENGINE_UCX;
+    fprintf(stderr, "no UCX here: %s\n", why);
+    return NBO_ENGINE_AUTO;
+}
+''',
+    "nbo_cuda_available": r'''
+#include <stdio.h>
+#include <nbo.h>
+
+/* Device buffers only where libnbo recognises them. */
+int use_device_buffers(void)
+{
+    char detail[256];
+    int rc = nbo_cuda_available(detail, sizeof(detail));
+    fprintf(stderr, "CUDA: %s\n", detail);
+    return rc == NBO_SUCCESS;
+}
+''',
+    "nbo_ialltoall": r'''
+#include <nbo.h>
+
+void compute(void);
+
+int exchange(nbo_comm_t comm, const double *sbuf, double *rbuf, int n)
+{
+    nbo_request_t req;
+    int rc = nbo_ialltoall(sbuf, n, MPI_DOUBLE, rbuf, n, MPI_DOUBLE, comm, &req);
+    if (rc != NBO_SUCCESS)
+        return rc;
+    compute();                 /* the transfer progresses meanwhile */
+    return nbo_wait(&req);     /* req is NBO_REQUEST_NULL again */
+}
+''',
+    "nbo_alltoall_init": r'''
+#include <nbo.h>
+
+void compute(int step);
+
+/* Compiled once, started steps times; sbuf may change between starts. */
+int iterate(nbo_comm_t comm, const double *sbuf, double *rbuf, int n, int steps)
+{
+    nbo_request_t req;
+    int rc = nbo_alltoall_init(sbuf, n, MPI_DOUBLE, rbuf, n, MPI_DOUBLE, comm, &req);
+    for (int s = 0; rc == NBO_SUCCESS && s < steps; s++) {
+        rc = nbo_start(&req);
+        if (rc == NBO_SUCCESS) {
+            compute(s);
+            rc = nbo_wait(&req);    /* req stays valid, inactive */
+        }
+    }
+    if (req != NBO_REQUEST_NULL)
+        nbo_request_free(&req);
+    return rc;
+}
+''',
+    "nbo_start": r'''
+#include <nbo.h>
+
+/* One step with a request made by nbo_alltoall_init. */
+int step(nbo_request_t *req)
+{
+    int rc = nbo_start(req);
+    if (rc == NBO_SUCCESS)
+        rc = nbo_wait(req);
+    return rc;
+}
+''',
+    "nbo_test": r'''
+#include <nbo.h>
+
+void compute_a_little(void);
+
+/* Compute until the request is complete.  *req may be NBO_REQUEST_NULL
+ * already: nbo_test then sets done = 1 at once. */
+int overlap(nbo_request_t *req)
+{
+    int done = 0, rc = NBO_SUCCESS;
+    while (!done && rc == NBO_SUCCESS) {
+        compute_a_little();
+        rc = nbo_test(req, &done);
+    }
+    return rc;     /* *req is NBO_REQUEST_NULL, or inactive if persistent */
+}
+''',
+    "nbo_progress": r'''
+#include <nbo.h>
+
+/* Blocked on an MPI request while requests of an inline communicator are
+ * outstanding: keep them moving too. */
+void wait_mpi(MPI_Request *mreq)
+{
+    int done = 0;
+    while (!done) {
+        MPI_Test(mreq, &done, MPI_STATUS_IGNORE);
+        nbo_progress();
+    }
+}
+''',
+    "nbo_waitall": r'''
+#include <nbo.h>
+
+int exchange_two(nbo_comm_t a, nbo_comm_t b, const int *s1, int *r1,
+                 const int *s2, int *r2, int n)
+{
+    nbo_request_t reqs[2] = {NBO_REQUEST_NULL, NBO_REQUEST_NULL};
+    int rc = nbo_ialltoall(s1, n, MPI_INT, r1, n, MPI_INT, a, &reqs[0]);
+    if (rc == NBO_SUCCESS)
+        rc = nbo_ialltoall(s2, n, MPI_INT, r2, n, MPI_INT, b, &reqs[1]);
+    int rc2 = nbo_waitall(2, reqs);   /* NBO_REQUEST_NULL entries skipped */
+    return rc != NBO_SUCCESS ? rc : rc2;
+}
+''',
+    "nbo_request_free": r'''
+#include <nbo.h>
+
+/* Drop a persistent request, started or not. */
+int drop(nbo_request_t *req)
+{
+    int rc = nbo_wait(req);            /* complete it if it runs */
+    int rc2 = nbo_request_free(req);   /* *req becomes NBO_REQUEST_NULL */
+    return rc != NBO_SUCCESS ? rc : rc2;
+}
+''',
+    "nbo_request_algorithm": r'''
+#include <stdio.h>
+#include <nbo.h>
+
+void show_choice(nbo_request_t req)
+{
+    nbo_algorithm_t alg;
+    if (nbo_request_algorithm(req, &alg) == NBO_SUCCESS)
+        printf("compiled as %s\n", nbo_algorithm_name(alg));
+}
+''',
+    "nbo_request_print": r'''
+#include <stdio.h>
+#include <nbo.h>
+
+/* Rank 0's task list, to a file. */
+void dump(nbo_request_t req, int rank)
+{
+    FILE *f = rank == 0 ? fopen("tasks.txt", "w") : NULL;
+    if (f) {
+        nbo_request_print(req, f);
+        fclose(f);
+    }
+}
+''',
+    "p3o_strerror": r'''
+#include <stdio.h>
+#include <p3dfft_overlap.h>
+
+void report(const char *call, int rc)
+{
+    if (rc != P3O_SUCCESS)
+        fprintf(stderr, "%s: %s\n", call, p3o_strerror(rc));
+}
+''',
+    "p3o_last_error": r'''
+#include <stdio.h>
+#include <p3dfft_overlap.h>
+
+void report(const char *call, int rc)
+{
+    if (rc != P3O_SUCCESS)   /* e.g. "nv = 0: at least one variable is needed" */
+        fprintf(stderr, "%s: %s: %s\n", call, p3o_strerror(rc), p3o_last_error());
+}
+''',
+    "p3o_options_init": r'''
+#include <p3dfft_overlap.h>
+
+/* A 4 x 2 process grid, quick planning, libnbo with the MPI engine. */
+int make_plan(MPI_Comm comm, p3o_plan_t *plan)
+{
+    static nbo_config_t cfg;
+    nbo_config_init(&cfg);
+    cfg.engine = NBO_ENGINE_MPI;
+    p3o_options_t opt;
+    p3o_options_init(&opt);
+    opt.row = 4;
+    opt.col = 2;
+    opt.planner = P3O_PLANNER_ESTIMATE;
+    opt.nbo_config = &cfg;
+    return p3o_plan_create(comm, 128, 128, 128, 3, P3O_DOUBLE, P3O_PIPELINED_NBO,
+                           &opt, plan);
+}
+''',
+    "p3o_plan_create": r'''
+#include <stdio.h>
+#include <stdlib.h>
+#include <p3dfft_overlap.h>
+
+int main(int argc, char **argv)
+{
+    int provided;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    p3o_plan_t plan;
+    int rc = p3o_plan_create(MPI_COMM_WORLD, 64, 64, 64, 4, P3O_DOUBLE,
+                             P3O_PIPELINED_NBO, NULL, &plan);
+    if (rc != P3O_SUCCESS) {
+        fprintf(stderr, "%s: %s\n", p3o_strerror(rc), p3o_last_error());
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    p3o_local_t loc;
+    p3o_local_sizes(plan, &loc);
+    double *u = calloc(loc.nv * loc.real_count, sizeof(double));
+    double *U = calloc(loc.nv * loc.complex_count, 2 * sizeof(double));
+    /* ... fill u, then many p3o_forward / p3o_backward ... */
+    p3o_forward(plan, u, U);
+    p3o_plan_destroy(&plan);
+    free(u);
+    free(U);
+    MPI_Finalize();
+    return 0;
+}
+''',
+    "p3o_plan_destroy": r'''
+#include <p3dfft_overlap.h>
+
+void finish(p3o_plan_t *plan)
+{
+    p3o_plan_destroy(plan);   /* collective; *plan becomes NULL */
+    p3o_plan_destroy(plan);   /* a no-op now */
+    MPI_Finalize();
+}
+''',
+    "p3o_forward": r'''
+#include <p3dfft_overlap.h>
+
+/* u: nv real X-pencils; U: nv complex Z-pencils ((re, im) pairs). */
+int spectrum(p3o_plan_t plan, const double *u, double *U)
+{
+    return p3o_forward(plan, u, U);
+}
+''',
+    "p3o_backward": r'''
+#include <p3dfft_overlap.h>
+
+/* Back to real space, normalised: backward(forward(u)) is nx*ny*nz*u. */
+int physical(p3o_plan_t plan, const double *U, double *u)
+{
+    p3o_local_t loc;
+    int rc = p3o_backward(plan, U, u);
+    if (rc == P3O_SUCCESS)
+        rc = p3o_local_sizes(plan, &loc);
+    if (rc != P3O_SUCCESS)
+        return rc;
+    double scale = 1.0 / ((double)loc.nx * loc.ny * loc.nz);
+    for (size_t i = 0; i < loc.nv * loc.real_count; i++)
+        u[i] *= scale;
+    return P3O_SUCCESS;
+}
+''',
+    "p3o_roundtrip": r'''
+#include <p3dfft_overlap.h>
+
+/* Divide each variable's spectrum by N (the transforms do not). */
+static void normalise(void *spectrum, int v, void *arg)
+{
+    const p3o_local_t *loc = arg;
+    double *c = spectrum, s = 1.0 / ((double)loc->nx * loc->ny * loc->nz);
+    (void)v;
+    for (size_t i = 0; i < 2 * loc->complex_count; i++)
+        c[i] *= s;
+}
+
+int filter_step(p3o_plan_t plan, double *u, double *spec)
+{
+    p3o_local_t loc;
+    int rc = p3o_local_sizes(plan, &loc);
+    if (rc == P3O_SUCCESS)   /* in and out may be the same buffer */
+        rc = p3o_roundtrip(plan, u, spec, u, normalise, &loc);
+    return rc;
+}
+''',
+    "p3o_local_sizes": r'''
+#include <math.h>
+#include <p3dfft_overlap.h>
+
+/* Variable v of u on this rank's X-pencil: u = sin(x) along x. */
+void fill(p3o_plan_t plan, double *u, int v)
+{
+    p3o_local_t l;
+    if (p3o_local_sizes(plan, &l) != P3O_SUCCESS)
+        return;
+    double *w = u + (size_t)v * l.real_count;
+    for (int z = 0; z < l.xsize[2]; z++)
+        for (int y = 0; y < l.xsize[1]; y++)
+            for (int x = 0; x < l.nx; x++)
+                w[((size_t)z * l.xsize[1] + y) * l.nx + x] =
+                    sin(6.283185307179586 * x / l.nx);
+}
+''',
+    "p3o_nbo_comm": r'''
+#include <stdio.h>
+#include <p3dfft_overlap.h>
+
+void which_engine(p3o_plan_t plan)
+{
+    nbo_comm_t comm;
+    nbo_comm_info_t info;
+    if (p3o_nbo_comm(plan, &comm) == P3O_SUCCESS && comm != NBO_COMM_NULL &&
+        nbo_comm_query(comm, &info) == NBO_SUCCESS)
+        printf("column transposes: engine %s, progress %s\n",
+               nbo_engine_name(info.engine), nbo_progress_name(info.progress));
+}
+''',
+    "p3o_timers": r'''
+#include <stdio.h>
+#include <p3dfft_overlap.h>
+
+void print_times(p3o_plan_t plan)
+{
+    p3o_timers_t t;
+    if (p3o_timers(plan, &t) != P3O_SUCCESS || t.calls == 0)
+        return;
+    printf("per call: total %.3f ms, column exchange %.3f ms, waiting %.3f ms\n",
+           1e3 * t.total / t.calls, 1e3 * t.col_comm / t.calls, 1e3 * t.wait / t.calls);
+    p3o_timers_reset(plan);
+}
+''',
+    "p3o_mode_name": r'''
+#include <stdio.h>
+#include <p3dfft_overlap.h>
+
+void print_plan(p3o_plan_t plan)
+{
+    p3o_local_t l;
+    if (p3o_local_sizes(plan, &l) == P3O_SUCCESS)
+        printf("%d x %d x %d, %d variables, %s, %s\n", l.nx, l.ny, l.nz, l.nv,
+               p3o_mode_name(l.mode), p3o_precision_name(l.precision));
+}
+''',
+    "p3o_mode_from_name": r'''
+#include <stdio.h>
+#include <p3dfft_overlap.h>
+
+/* "--mode pipelined_nbo --precision single" */
+int parse(const char *mode_name, const char *precision_name, p3o_mode_t *mode,
+          p3o_precision_t *precision)
+{
+    int rc = p3o_mode_from_name(mode_name, mode);
+    if (rc == P3O_SUCCESS)
+        rc = p3o_precision_from_name(precision_name, precision);
+    if (rc != P3O_SUCCESS)
+        fprintf(stderr, "%s\n", p3o_last_error());
+    return rc;
+}
+''',
+}
 
 
 def comment_lines(c):
@@ -99,49 +814,92 @@ def comment_lines(c):
     return out
 
 
-def parse(src):
-    """Function groups, types, error codes and version of nbo.h."""
-    overview, areas = split_header(src)
-    groups, types, errors, notes = [], {}, [], {}
-    for area, text in areas:
-        area = area.strip()
+ONE_COMMENT = re.compile(r"/\*(?:(?!\*/).)*\*/", re.S)
+
+
+class Api:
+    """One public header: its prefix, function groups, types and codes."""
+
+    def __init__(self, src, path, version=None):
+        self.src = src
+        self.page = os.path.splitext(os.path.basename(path))[0]   # nbo, p3dfft_overlap
+        self.header = os.path.basename(path)
+        names = re.findall(r"^[a-z][\w \*]*?\b([a-z][a-z0-9]*)_\w+\s*\(", src, re.M)
+        self.prefix = Counter(names).most_common(1)[0][0]           # nbo, p3o
+        P = self.prefix.upper()
+        self.proto = re.compile(
+            rf"^(?!typedef|enum|#|\s)([^;{{}}#]*?\b({self.prefix}_\w+)\s*\([^;]*\));", re.M)
+        self.overview, areas = split_header(src)
+        self.groups, self.types, self.errors, self.notes, self.consts = [], {}, [], {}, {}
+        self.type_notes = {}      # type name -> its comment lines
+        self.area_names = []
+        for area, text in areas:
+            area = area.strip()
+            self.area_names.append(area)
+            self.parse_area(area, text)
+        m = re.search(rf"{P}_SUCCESS\s*=\s*0", src)
+        self.success = f"{P}_SUCCESS" if m else None
+        self.version = version or self.header_version()
+
+    def header_version(self):
+        parts = [re.search(rf"#define {self.prefix.upper()}_VERSION_{k} (\d+)", self.src)
+                 for k in ("MAJOR", "MINOR", "PATCH")]
+        return ".".join(p.group(1) for p in parts) if all(parts) else None
+
+    def parse_area(self, area, text):
+        P = self.prefix.upper()
         pending = []          # macro paragraphs waiting for a function group
         last_type = None
         for para in re.split(r"\n\s*\n", text.strip()):
-            if re.fullmatch(r"/\*.*?\*/", para, re.S):   # an area's own notes
-                notes.setdefault(area, []).append(comment_lines(para))
+            if ONE_COMMENT.fullmatch(para):                 # an area's own notes
+                self.notes.setdefault(area, []).append(comment_lines(para))
                 continue
-            m = re.match(r"/\*.*?\*/\n", para, re.S)
+            m = re.match(r"/\*(?:(?!\*/).)*\*/\n", para, re.S)
             comment = comment_lines(m.group(0).strip()) if m else []
             code = para[m.end():] if m else para
-            protos = PROTO.findall(code)
+            protos = self.proto.findall(code)
             if protos:
-                groups.append({"area": area, "comment": comment,
-                               "protos": [p for p, _ in protos],
-                               "funcs": [f for _, f in protos],
-                               "extra": pending})
+                self.groups.append({"area": area, "comment": comment,
+                                    "protos": [p for p, _ in protos],
+                                    "funcs": [f for _, f in protos],
+                                    "extra": pending})
                 pending, last_type = [], None
                 continue
-            names = re.findall(r"}\s*(\w+);", code) + re.findall(r"typedef struct \w+ \*(\w+);", code)
+            names = (re.findall(r"}\s*(\w+);", code)
+                     + re.findall(r"typedef struct \w+ \*(\w+);", code)
+                     + re.findall(r"typedef [^;(]*\(\s*\*\s*(\w+)\)\s*\(", code))
             if names:
                 for n in names:
-                    types[n] = [para]
+                    self.types[n] = [code]
+                    self.type_notes[n] = comment
                 last_type = names[-1]
             elif code.startswith("#define") and last_type:
-                types[last_type].append(para)
+                self.types[last_type].append(para)
             elif code.startswith("#define"):
                 pending.append(para)
-            for name, val, what in re.findall(r"(NBO_ERR_\w+)\s*=\s*(-\d+),?\s*/\*(.*?)\*/", code, re.S):
-                errors.append((name, val, " ".join(what.split())))
-    version = ".".join(re.search(rf"#define NBO_VERSION_{k} (\d+)", src).group(1)
-                       for k in ("MAJOR", "MINOR", "PATCH"))
-    return overview, groups, types, errors, notes, version
+            if code.startswith("#define"):
+                consts = re.findall(r"^#define\s+(\w+)\s+(\S+)[ \t]*(?:/\*(.*?)\*/)?", code, re.M | re.S)
+                documented = [(n, v, " ".join(w.split())) for n, v, w in consts if w.strip()]
+                if documented:
+                    self.consts.setdefault(area, []).append((comment, documented))
+            for name, val, what in re.findall(rf"({P}_ERR_\w+)\s*=\s*(-\d+),?\s*/\*(.*?)\*/", code, re.S):
+                self.errors.append((name, val, " ".join(what.split())))
+
+    def funcs(self):
+        return [f for g in self.groups for f in g["funcs"]]
 
 
 def esc(s):
-    """Escape text for a man page line."""
+    """Escape text for a man page line (non-ASCII as groff's \\[uXXXX])."""
     s = s.replace("\\", "\\e").replace("-", "\\-")
+    s = "".join(c if ord(c) < 128 else f"\\[u{ord(c):04X}]" for c in s)
     return "\\&" + s if s[:1] in (".", "'") else s
+
+
+def bold_names(text, funcs):
+    for f in funcs:
+        text = re.sub(rf"\b{f}\b", rf"\\fB{f}\\fP", text)
+    return text
 
 
 def prose(lines, funcs=()):
@@ -149,11 +907,8 @@ def prose(lines, funcs=()):
     out, para, pre = [], [], []
 
     def flush():
-        if para:
-            text = esc(" ".join(para))
-            for f in funcs:
-                text = re.sub(rf"\b{f}\b", rf"\\fB{f}\\fP", text)
-            out.extend([".PP", text])
+        if para:   # line by line: groff sees the sentence ends
+            out.extend([".PP"] + [bold_names(esc(l), funcs) for l in para])
             para.clear()
         if pre:
             out.extend([".PP", ".EX"] + [esc(l) for l in pre] + [".EE"])
@@ -162,7 +917,7 @@ def prose(lines, funcs=()):
     for l in lines:
         if not l.strip():
             flush()
-        elif l.startswith(" ") or (pre and l.startswith(" ")):
+        elif l.startswith(" "):
             if para:
                 flush()
             pre.append(l)
@@ -180,134 +935,295 @@ def first_sentence(lines):
     return (m.group(1) if m else text).rstrip(".") or None
 
 
-def th(name, section, version):
-    return [f'.TH {name.upper()} {section} "" "libnbo {version}" "libnbo manual"']
+def th(name, section, version, manual="libnbo"):
+    source = f"{manual} {version}" if version else manual
+    return [f'.TH {name.upper()} {section} "" "{source}" "{manual} manual"']
 
 
 def see_also(refs):
-    refs = sorted(set(refs), key=lambda r: (r[1], r[0]))
+    refs = sorted({(n, str(s)) for n, s in refs}, key=lambda r: (r[1], r[0]))
     return [".SH SEE ALSO"] + [f".BR {n} ({s}){',' if i < len(refs) - 1 else ''}"
                                for i, (n, s) in enumerate(refs)]
 
 
-def man_pages(src, env_md, docdir):
-    """{file name: page text} for nbo(3) and every function."""
-    overview, groups, types, errors, notes, version = parse(src)
-    allfuncs = [f for g in groups for f in g["funcs"]]
-    errmeaning = {n: (v, w) for n, v, w in errors}
-    pages = {}
-    for g in groups:
-        first = g["funcs"][0]
-        summary = SUMMARY.get(first) or first_sentence(g["comment"]) or f"libnbo {g['area']}"
-        out = th(first, 3, version)
-        out += [".SH NAME", esc(", ".join(g["funcs"]) + " - " + summary)]
-        out += [".SH SYNOPSIS", ".nf", ".B #include <nbo.h>", ".PP"]
-        for p in g["protos"]:
-            out += [esc(l) for l in (p + ";").splitlines()]
-        out += [".fi", ".PP", "Link with", ".BR \"$(pkg\\-config \\-\\-libs nbo)\" ."]
-        out += [".SH DESCRIPTION"]
-        out += prose(g["comment"], allfuncs) if g["comment"] else [".PP", esc(summary[0].upper() + summary[1:] + ".")]
-        used = []
-        for t in re.findall(r"\b(nbo_\w+_t)\b", " ".join(g["protos"])):
-            if t in types and t not in used:
-                used.append(t)
-        defs = g["extra"] + [p for t in used for p in types[t]]
-        if defs:
-            out += [".PP", "From", ".BR <nbo.h> :", ".PP", ".EX"]
-            for i, d in enumerate(defs):
-                out += (["\\&"] if i else []) + [esc(l) for l in d.splitlines()]
-            out += [".EE"]
-        rets = [p.split("(")[0].split() for p in g["protos"]]
-        if all(r[0] == "int" for r in rets):
-            out += [".SH RETURN VALUE",
-                    ".B NBO_SUCCESS",
-                    "(0) on success, otherwise a negative",
-                    ".B NBO_ERR_*",
-                    "code (listed in",
-                    ".BR nbo (3));",
-                    ".BR nbo_strerror (3)",
-                    "turns it into a message."]
-        named = [e for e in dict.fromkeys(re.findall(r"NBO_ERR_\w+", " ".join(g["comment"])))
-                 if e in errmeaning]
-        if named:
-            out += [".SH ERRORS"]
-            for e in named:
-                out += [".TP", f".B {e}", esc(errmeaning[e][1])]
-        refs = [("nbo", 3)]
-        refs += [(h["funcs"][0], 3) for h in groups if h["area"] == g["area"] and h is not g]
-        refs += [(f, 3) for f in allfuncs if f not in g["funcs"]
-                 and re.search(rf"\b{f}\b", " ".join(g["comment"]))]
-        out += see_also(refs)
-        pages[first + ".3"] = "\n".join(out) + "\n"
-        for f in g["funcs"][1:]:
-            pages[f + ".3"] = f".so man3/{first}.3\n"
+def group_errors(api, g, meaning):
+    """The ERRORS section of a function group, or [] if it has none."""
+    first = g["funcs"][0]
+    entry = ERRORS.get(first)
+    if isinstance(entry, str):
+        return [".SH ERRORS", esc(entry)]
+    if entry is None:    # not in the table: the codes its comment names
+        named = dict.fromkeys(re.findall(rf"{api.prefix.upper()}_ERR_\w+", " ".join(g["comment"])))
+        entry = [(e, None) for e in named if e in meaning]
+    if not entry:
+        return []
+    out = [".SH ERRORS"]
+    for item in entry:
+        if isinstance(item, str):      # a closing sentence
+            out += [".PP", bold_names(esc(item), api.all_funcs)]
+            continue
+        code, text = item
+        if code not in meaning:
+            raise SystemExit(f"gen-api-doc.py: ERRORS of {first}: {code} is not a code of {api.header}")
+        out += [".TP", f".B {code}", bold_names(esc(text or meaning[code][1] + "."), api.all_funcs)]
+    return out
 
-    # nbo(3): the overview.
-    paras = re.split(r"\n\s*\n", overview)
-    m = re.match(r"nbo\.h - (?:libnbo, )?(.*?)\.", " ".join(paras[0].split()))
-    out = th("nbo", 3, version)
-    out += [".SH NAME", esc("nbo - " + (m.group(1) if m else "libnbo"))]
-    out += [".SH SYNOPSIS", ".nf", ".B #include <nbo.h>", ".PP",
-            esc("mpicc app.c $(pkg-config --cflags --libs nbo)"), ".fi"]
-    out += [".SH DESCRIPTION"] + prose(overview.splitlines()[len(paras[0].splitlines()):], allfuncs)
+
+def example_section(first):
+    ex = EXAMPLES.get(first)
+    if not ex:
+        return []
+    return [".SH EXAMPLES", ".EX"] + [esc(l) if l else "\\&" for l in ex.strip("\n").splitlines()] + [".EE"]
+
+
+def code_block(lines_list):
+    out = [".PP", ".EX"]
+    for i, d in enumerate(lines_list):
+        out += (["\\&"] if i else []) + [esc(l) for l in d.splitlines()]
+    return out + [".EE"]
+
+
+def function_page(api, g, groups):
+    first = g["funcs"][0]
+    P = api.prefix.upper()
+    meaning = {n: (v, w) for n, v, w in api.errors}
+    info = OVERVIEW.get(api.page, OVERVIEW["nbo"])
+    summary = SUMMARY.get(first) or first_sentence(g["comment"]) or f"{api.page} {g['area']}"
+    out = th(first, 3, api.version, info["manual"])
+    out += [".SH NAME", esc(", ".join(g["funcs"]) + " - " + summary)]
+    out += [".SH SYNOPSIS", ".nf", f".B #include <{api.header}>", ".PP"]
+    for p in g["protos"]:
+        out += [esc(l) for l in (p + ";").splitlines()]
+    out += [".fi", ".PP", "Link with", f'.BR "{esc(info["link"])}" .']
+    out += [".SH DESCRIPTION"]
+    out += prose(g["comment"], api.all_funcs) if g["comment"] else [".PP", esc(summary[0].upper() + summary[1:] + ".")]
+    used = []
+    for t in re.findall(rf"\b({api.prefix}_\w+_(?:t|fn))\b", " ".join(g["protos"])):
+        if t in api.types and t not in used:
+            used.append(t)
+    if g["extra"] or used:
+        out += [".PP", "From", f".BR <{api.header}> :"]
+        if g["extra"]:
+            out += code_block(g["extra"])
+        for t in used:
+            out += prose(api.type_notes.get(t, []), api.all_funcs)
+            out += code_block(api.types[t])
+    ret = [p.split("(")[0].split() for p in g["protos"]]
+    if first in RETURNS:
+        out += [".SH RETURN VALUE"] + [bold_names(esc(l), api.all_funcs) for l in RETURNS[first]]
+    elif all(r[0] == "int" for r in ret) and api.success:
+        out += [".SH RETURN VALUE",
+                f".B {api.success}",
+                "(0) on success, otherwise a negative",
+                f".B {P}_ERR_*",
+                "code (listed in",
+                f".BR {api.page} (3));",
+                f".BR {api.prefix}_strerror (3)",
+                "turns it into a message."]
+    out += group_errors(api, g, meaning)
+    out += example_section(first)
+    refs = [(api.page, 3)]
+    refs += [(h["funcs"][0], 3) for h in groups if h["area"] == g["area"] and h is not g]
+    text = " ".join(g["comment"]) + " " + EXAMPLES.get(first, "")
+    refs += [(f, 3) for f in api.all_funcs if f not in g["funcs"] and re.search(rf"\b{f}\b", text)
+             and api.first_of.get(f, f) != first]
+    out += see_also(refs)
+    return "\n".join(out) + "\n"
+
+
+def overview_page(api, env_md, docdir, also):
+    info = OVERVIEW.get(api.page, OVERVIEW["nbo"])
+    P = api.prefix.upper()
+    groups = api.groups
+    paras = re.split(r"\n\s*\n", api.overview)
+    m = re.match(rf"{re.escape(api.header)} - (?:libnbo, )?(.*?)\.", " ".join(paras[0].split()))
+    summary = info["summary"] or (m.group(1) if m else api.page)
+    out = th(api.page, 3, api.version, info["manual"])
+    out += [".SH NAME", esc(f"{api.page} - {summary}")]
+    out += [".SH SYNOPSIS", ".nf", f".B #include <{api.header}>", ".PP", esc(info["compile"]), ".fi"]
+    first_para = paras[0].splitlines()
+    rest = api.overview.splitlines()[len(first_para):]
+    if info["summary"]:      # the first paragraph says more than the NAME line
+        rest = api.overview.splitlines()
+        rest[0] = re.sub(rf"^{re.escape(api.header)} - ", "", rest[0])
+        rest[0] = rest[0][:1].upper() + rest[0][1:]
+    out += [".SH DESCRIPTION"] + prose(rest, api.all_funcs)
+    # Areas of notes alone (threads, lifecycle): a section each.
+    with_funcs = {g["area"] for g in groups}
+    for area in api.area_names:
+        if area not in with_funcs and area in api.notes:
+            out += [f".SH {esc(area.upper())}"]
+            for n in api.notes[area]:
+                out += prose(n, api.all_funcs)
     out += [".SH FUNCTIONS"]
     area = None
     for g in groups:
         if g["area"] != area:
             area = g["area"]
-            out += [f".SS {esc(area.capitalize())}"]
-            for n in notes.get(area, []):
-                out += prose(n, allfuncs)
+            out += [f".SS {esc(title(area))}"]
+            for n in api.notes.get(area, []):
+                out += prose(n, api.all_funcs)
+            for intro, consts in api.consts.get(area, []):
+                out += prose(intro, api.all_funcs) if intro else []
+                for name, val, what in consts:
+                    out += [".TP", f".BR {name} \" ({esc(val)})\"", bold_names(esc(what), api.all_funcs)]
         first = g["funcs"][0]
         summary = SUMMARY.get(first) or first_sentence(g["comment"]) or ""
         out += [".TP", ", ".join(f"\\fB{f}\\fP(3)" for f in g["funcs"]), esc(summary)]
-    out += [".SH ERRORS", ".B NBO_SUCCESS", "is 0; every error is negative."]
-    for n, v, w in errors:
-        out += [".TP", f".BR {n} \" (\\{v})\"", esc(w)]
-    out += [".SH ENVIRONMENT", "Read by", ".BR nbo_comm_create (3)",
-            "when its configuration argument is NULL, and by",
-            ".BR nbo_config_from_env (3);",
-            ".BR nbo_info (1)",
-            "prints the values in effect."]
-    for path in env_md:
-        out += env_section(open(path).read())
+    if api.success:
+        out += [".SH ERRORS", f".B {api.success}", "is 0; every error is negative."]
+        for n, v, w in api.errors:
+            out += [".TP", f".BR {n} \" (\\{v})\"", esc(w)]
+    if api.prefix == "nbo":
+        out += [".SH ENVIRONMENT", "Read by", ".BR nbo_comm_create (3)",
+                "when its configuration argument is NULL, and by",
+                ".BR nbo_config_from_env (3);",
+                ".BR nbo_info (1)",
+                "prints the values in effect and names an invalid one."]
+        for path in env_md:
+            out += env_section(open(path).read())
+    else:
+        out += [".SH ENVIRONMENT", "None of its own; PIPELINED_NBO plans read the",
+                ".B NBO_*", "variables of", ".BR nbo (3)",
+                "unless options.nbo_config is set."]
     if docdir:
         out += [".SH FILES", ".TP", f".I {esc(docdir)}",
-                "the guides: architecture, configuration, engines, running, reliability, benchmarks."]
-    out += see_also([(g["funcs"][0], 3) for g in groups] + [("nbo_info", 1)])
-    pages["nbo.3"] = "\n".join(out) + "\n"
+                "the guides: architecture, configuration, engines, running, reliability, "
+                "benchmarks, p3dfft_overlap."]
+    refs = [(g["funcs"][0], 3) for g in groups]
+    refs += [tuple(a.rsplit(".", 1)) for a in also]
+    if api.prefix == "nbo":
+        refs += [("nbo_info", 1)]
+    out += see_also(refs)
+    return "\n".join(out) + "\n"
+
+
+def man_pages(src, path, env_md=(), docdir=None, version=None, link_src=None, also=()):
+    """{file name: page text} for the overview page and every function."""
+    api = Api(src, path, version)
+    api.all_funcs = api.funcs()
+    api.first_of = {f: g["funcs"][0] for g in api.groups for f in g["funcs"]}
+    if link_src:
+        other = Api(link_src[0], link_src[1], version)
+        api.all_funcs += other.funcs()
+        api.first_of.update({f: g["funcs"][0] for g in other.groups for f in g["funcs"]})
+    pages = {}
+    for g in api.groups:
+        first = g["funcs"][0]
+        pages[first + ".3"] = function_page(api, g, api.groups)
+        for f in g["funcs"][1:]:
+            pages[f + ".3"] = f".so man3/{first}.3\n"
+    pages[api.page + ".3"] = overview_page(api, env_md, docdir, also)
     return pages
 
 
 def md_inline(s):
-    """Markdown inline code and links to man font changes."""
+    """Markdown inline code, emphasis and links to man font changes."""
     s = esc(s)
     s = re.sub(r"\[([^]]*)\]\([^)]*\)", r"\1", s)
-    return re.sub(r"`([^`]*)`", r"\\fB\1\\fP", s)
+    s = re.sub(r"`([^`]*)`", r"\\fB\1\\fP", s)
+    s = re.sub(r"\*\*([^*]+)\*\*", r"\\fB\1\\fP", s)
+    return re.sub(r"(?<![\w*])\*([^*\s][^*]*)\*(?![\w*])", r"\\fI\1\\fP", s)
+
+
+def table_rows(table):
+    rows = [[c.strip() for c in l.strip().strip("|").split("|")] for l in table.splitlines()]
+    return rows[0], rows[2:]
+
+
+def table_tp(head, rows):
+    """A Markdown table as .TP entries: the first column the tag."""
+    out = []
+    for r in rows:
+        middle = [f"{h} {c}" for h, c in zip(head[1:-1], r[1:-1]) if c]
+        text = (f"({', '.join(middle)}) " if middle else "") + r[-1]
+        out += [".TP", md_inline(r[0]), md_inline(text)]
+    return out
 
 
 def env_section(md):
     """.SS + .TP entries of every `| variable | ... |` table of a Markdown page."""
-    title = re.search(r"^# (.*)", md, re.M)
+    title_m = re.search(r"^# (.*)", md, re.M)
     out = []
     for table in re.findall(r"^\| variable \|.*\n\|[- |]+\|\n(?:\|.*\n?)+", md, re.M):
-        rows = [[c.strip() for c in l.strip().strip("|").split("|")] for l in table.splitlines()]
-        head, rows = rows[0], rows[2:]
-        out += [f".SS {md_inline(title.group(1))}"] if title else []
-        for r in rows:
-            middle = [f"{h} {c}" for h, c in zip(head[1:-1], r[1:-1])]
-            text = (f"({', '.join(middle)}) " if middle else "") + r[-1]
-            out += [".TP", md_inline(r[0]), md_inline(text)]
+        out += [f".SS {md_inline(title_m.group(1))}"] if title_m else []
+        out += table_tp(*table_rows(table))
     return out
 
 
-def man_tool(c_src, name):
+def md_blocks(md):
+    """Markdown body as man requests: paragraphs, lists, code, tables."""
+    out = []
+    lines = md.splitlines()
+    i = 0
+    while i < len(lines):
+        l = lines[i]
+        if not l.strip():
+            i += 1
+        elif l.startswith("    "):                       # code block
+            block = []
+            while i < len(lines) and (lines[i].startswith("    ") or not lines[i].strip()):
+                block.append(lines[i][4:])
+                i += 1
+            while block and not block[-1].strip():
+                block.pop()
+            out += [".PP", ".EX"] + [esc(b) for b in block] + [".EE"]
+        elif l.startswith("|"):                          # table
+            table = []
+            while i < len(lines) and lines[i].startswith("|"):
+                table.append(lines[i])
+                i += 1
+            out += table_tp(*table_rows("\n".join(table)))
+        elif re.match(r"- ", l):                         # list
+            while i < len(lines) and re.match(r"- ", lines[i]):
+                item = [lines[i][2:].strip()]
+                i += 1
+                while i < len(lines) and lines[i].startswith("  ") and lines[i].strip():
+                    item.append(lines[i].strip())
+                    i += 1
+                out += [".IP \\(bu 2", md_inline(" ".join(item))]
+            out += [".PP"] if i < len(lines) and lines[i].strip() == "" else []
+        else:                                            # paragraph
+            para = []
+            while i < len(lines) and lines[i].strip() and not re.match(r"(- |\||    |#)", lines[i]):
+                para.append(lines[i].strip())
+                i += 1
+            out += [".PP", md_inline(" ".join(para))]
+    return out
+
+
+def man_md(md, name, section, version, skip=("Tests",), libdir=None, refs=()):
+    """A man page from a Markdown guide: its title the NAME line, its
+    introduction the DESCRIPTION, each `##` section a section."""
+    title_m = re.match(r"# (.*)", md)
+    head = title_m.group(1)
+    summary = head.split(":", 1)[1].strip() if ":" in head else head
+    if libdir:
+        md = md.replace("/usr/local/lib/x86_64-linux-gnu", libdir)
+    sections = re.split(r"^## (.*)\n", md[title_m.end():], flags=re.M)
+    out = th(name, section, version)
+    out += [".SH NAME", esc(f"{name} - {summary}")]
+    out += [".SH DESCRIPTION"] + md_blocks(sections[0])
+    for sec, body in zip(sections[1::2], sections[2::2]):
+        if sec.strip() in skip:
+            continue
+        out += [f".SH {esc(sec.strip().upper())}"] + md_blocks(body)
+    out += see_also(refs)
+    text = "\n".join(out) + "\n"
+    return re.sub(r"\n\.PP\n(\.PP\n)+", "\n.PP\n", text)
+
+
+def man_tool(c_src, name, version=None):
     """nbo_info(1) from the tool's header comment and its usage string."""
     head = comment_lines(re.match(r"\s*/\*.*?\*/", c_src, re.S).group(0).strip())
     paras = [" ".join(p.split()) for p in "\n".join(head).split("\n\n")]
     m = re.match(rf"{name} - (.*?)[,.:]", paras[0])
     summary = m.group(1) if m else name
-    output = [p[len("Output:"):].strip() for p in paras if p.startswith("Output:")]
+
+    def para(label):
+        return [p[len(label):].strip() for p in paras if p.startswith(label)]
+
+    output, status = para("Output:"), para("Exit status:")
     body = re.search(r"usage\[\]\s*=\s*((?:\s*\"(?:[^\"\\]|\\.)*\")+);", c_src).group(1)
     usage = "".join(ast.literal_eval(s) for s in re.findall(r"\"(?:[^\"\\]|\\.)*\"", body))
     lines = usage.splitlines()
@@ -320,10 +1236,10 @@ def man_tool(c_src, name):
             opts[-1].append(l.strip())
         else:
             desc.append(l)
-    out = [f'.TH {name.upper()} 1 "" "libnbo" "libnbo manual"',
-           ".SH NAME", esc(f"{name} - {summary}"),
-           ".SH SYNOPSIS", f".B {esc(synopsis[0])}", esc(" ".join(synopsis[1:])),
-           ".SH DESCRIPTION"] + prose(desc)
+    out = th(name, 1, version)
+    out += [".SH NAME", esc(f"{name} - {summary}"),
+            ".SH SYNOPSIS", f".B {esc(synopsis[0])}", esc(" ".join(synopsis[1:])),
+            ".SH DESCRIPTION"] + prose(desc)
     out += [".SH OPTIONS"]
     for o in opts:
         flags, text = re.match(r"(-\w(?:, --[\w-]+)?)\s+(.*)", o[0]).groups()
@@ -331,39 +1247,64 @@ def man_tool(c_src, name):
                 esc(" ".join([text] + o[1:]))]
     if output:
         out += [".SH OUTPUT"] + prose(output)
-    out += [".SH EXIT STATUS", "0, or 2 for an unknown option.",
-            ".SH ENVIRONMENT", "The",
+    out += [".SH EXIT STATUS"] + (prose(status) if status else ["0, or 2 for an unknown option."])
+    out += [".SH ENVIRONMENT", "The",
             ".B NBO_*",
             "variables of",
-            ".BR nbo (3)."]
-    out += see_also([("nbo", 3), ("nbo_engine_available", 3), ("nbo_config_from_env", 3)])
+            ".BR nbo (3)",
+            "and",
+            ".BR libnbo-mpi (7)."]
+    out += see_also([("nbo", 3), ("nbo_engine_available", 3), ("nbo_config_from_env", 3),
+                     ("nbo_config_set", 3), ("nbo_comm_query", 3), ("libnbo-mpi", 7)])
     return "\n".join(out) + "\n"
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("source", nargs="?", default="include/nbo.h",
-                    help="include/nbo.h (tools/nbo_info.c with --man-tool)")
+                    help="the header (tools/nbo_info.c with --man-tool, a Markdown page with --man-md)")
     ap.add_argument("--man", metavar="OUTDIR", help="write the man3 pages into OUTDIR")
     ap.add_argument("--man-list", action="store_true", help="print the man3 page names")
+    ap.add_argument("--examples", metavar="OUTDIR", help="write each EXAMPLES snippet as OUTDIR/NAME.c")
     ap.add_argument("--man-tool", metavar="OUTDIR", help="write the tool's man1 page into OUTDIR")
+    ap.add_argument("--man-md", metavar="OUTDIR", help="write a page of --section from a Markdown guide")
+    ap.add_argument("--name", help="--man-md: the page name")
+    ap.add_argument("--section", default="7", help="--man-md: the section (7)")
+    ap.add_argument("--libdir", help="--man-md: where the libraries are installed")
     ap.add_argument("--env", action="append", default=[], metavar="MD",
                     help="Markdown page whose `| variable |` tables list NBO_* variables")
-    ap.add_argument("--docdir", help="where the guides are installed (FILES of nbo(3))")
+    ap.add_argument("--docdir", help="where the guides are installed (FILES of the overview page)")
+    ap.add_argument("--version", help="the version for the page footers (else the header's)")
+    ap.add_argument("--link", metavar="HEADER", help="another header whose functions the pages may name")
+    ap.add_argument("--also", action="append", default=[], metavar="NAME.SECTION",
+                    help="a page for SEE ALSO of the overview page")
     a = ap.parse_args()
     src = open(a.source).read()
     if a.man_tool:
         name = os.path.splitext(os.path.basename(a.source))[0]
         with open(os.path.join(a.man_tool, name + ".1"), "w") as f:
-            f.write(man_tool(src, name))
-    elif a.man or a.man_list:
-        pages = man_pages(src, a.env, a.docdir)
+            f.write(man_tool(src, name, a.version))
+    elif a.man_md:
+        name = a.name or os.path.splitext(os.path.basename(a.source))[0]
+        refs = [tuple(r.rsplit(".", 1)) for r in a.also] or [("nbo", "3"), ("nbo_info", "1")]
+        with open(os.path.join(a.man_md, f"{name}.{a.section}"), "w") as f:
+            f.write(man_md(src, name, a.section, a.version, libdir=a.libdir, refs=refs))
+    elif a.man or a.man_list or a.examples:
+        link = (open(a.link).read(), a.link) if a.link else None
+        pages = man_pages(src, a.source, a.env, a.docdir, a.version, link, a.also)
         if a.man_list:
             print("\n".join(sorted(pages)))
         if a.man:
             for n, text in pages.items():
                 with open(os.path.join(a.man, n), "w") as f:
                     f.write(text)
+        if a.examples:
+            api = Api(src, a.source)
+            for g in api.groups:
+                ex = EXAMPLES.get(g["funcs"][0])
+                if ex:
+                    with open(os.path.join(a.examples, g["funcs"][0] + ".c"), "w") as f:
+                        f.write(ex.lstrip("\n"))
     else:
         sys.stdout.write(markdown(src))
 

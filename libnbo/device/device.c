@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "device.h"
-#include "nbo.h"
+#include "nbo_export.h" /* nbo.h, its functions exported */
 
 #if NBO_HAVE_CUDA
 

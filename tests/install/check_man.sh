@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # After `meson install`, every function declared in include/nbo.h has a man
-# page, as do nbo(3) and nbo_info(1); each renders without a groff warning,
-# and man(1) finds them through MANPATH.
+# page, and so does every function of p3dfft_overlap/p3dfft_overlap.h where
+# that library is installed; nbo(3), p3dfft_overlap(3), nbo_info(1) and
+# libnbo-mpi(7) are there too.  Each renders without a groff warning, man(1)
+# finds them through MANPATH, and every function page (not a .so link) has
+# the sections ERRORS and EXAMPLES.
 #   check_man.sh BUILD_DIR SOURCE_DIR MANDIR   (MANDIR: prefix/mandir, absolute)
 set -euo pipefail
 build=$1 src=$2 mandir=$3
@@ -14,14 +17,25 @@ man=$tmp/stage$mandir
 fail=0
 # Prototypes start in column 0 with their return type; read them from the
 # header itself, not from the generator that wrote the pages.
-funcs=$(grep -E '^[a-z][a-z_ ]*[ *]nbo_[a-z_]+\(' "$src/include/nbo.h" |
-        sed -E 's/^[^(]*[ *](nbo_[a-z_]+)\(.*/\1/' | sort -u)
+funcs_of() {  # HEADER PREFIX
+  grep -E "^[a-z][a-z_ ]*[ *]$2_[a-z0-9_]+\(" "$1" | sed -E "s/^[^(]*[ *]($2_[a-z0-9_]+)\(.*/\1/" | sort -u
+}
+funcs=$(funcs_of "$src/include/nbo.h" nbo)
 [ "$(echo "$funcs" | wc -l)" -ge 20 ] || { echo "FAIL: only $(echo "$funcs" | wc -w) functions read from nbo.h"; exit 1; }
+overviews="man3/nbo.3 man1/nbo_info.1 man7/libnbo-mpi.7"
+# p3dfft_overlap: its pages wherever its header is installed.
+if [ -n "$(find "$tmp/stage" -name p3dfft_overlap.h | head -n 1)" ]; then
+  p3o=$(funcs_of "$src/p3dfft_overlap/p3dfft_overlap.h" p3o)
+  [ "$(echo "$p3o" | wc -l)" -ge 10 ] || { echo "FAIL: only $(echo "$p3o" | wc -w) functions read from p3dfft_overlap.h"; exit 1; }
+  funcs="$funcs $p3o"
+  overviews="$overviews man3/p3dfft_overlap.3"
+fi
 pages=()
 for f in $funcs; do
   if [ -f "$man/man3/$f.3" ]; then pages+=("man3/$f.3"); else echo "FAIL: no man page for $f"; fail=1; fi
 done
-for p in man3/nbo.3 man1/nbo_info.1; do
+nfunc=${#pages[@]}
+for p in $overviews; do
   if [ -f "$man/$p" ]; then pages+=("$p"); else echo "FAIL: $p not installed"; fail=1; fi
 done
 # Render each page (.so links resolve from the man root) with every warning.
@@ -34,21 +48,46 @@ for p in "${pages[@]}"; do
     echo "FAIL: man -l $p:"; cat "$tmp/man.txt"; fail=1
   fi
 done
+# Function pages: ERRORS and EXAMPLES, and no C comment delimiters in the
+# prose of the overview pages (a declaration rendered as text).
+for p in "${pages[@]:0:$nfunc}"; do
+  grep -q '^\.so ' "$p" && continue
+  for s in ERRORS EXAMPLES; do
+    grep -q "^\.SH $s\$" "$p" || { echo "FAIL: $p has no $s section"; fail=1; }
+  done
+done
+for p in $overviews; do
+  [ -f "$p" ] || continue
+  man -l "$p" > "$tmp/page.txt" 2>/dev/null
+  if grep -nE '\*/|#define' "$tmp/page.txt" > "$tmp/raw.txt"; then
+    echo "FAIL: $p shows C source as text:"; cat "$tmp/raw.txt"; fail=1
+  fi
+done
 cd - >/dev/null
-for name in nbo_wait nbo nbo_info; do
+for name in nbo_wait nbo nbo_info libnbo-mpi $(case $overviews in *p3dfft*) echo p3dfft_overlap p3o_forward;; esac); do
   found=$(MANPATH=$man man -w "$name" 2>/dev/null || true)
   case $found in
     "$man"/*) ;;
     *) echo "FAIL: MANPATH=$man man -w $name gave '$found'"; fail=1 ;;
   esac
 done
-# nbo(3) lists every error code; nbo_info(1) every option of its --help.
+# nbo(3) lists every error code, p3dfft_overlap(3) every P3O_ERR_* code;
+# nbo_info(1) every option of its --help; libnbo-mpi(7) every NBO_PMPI*
+# variable libnbo-mpi.so reads.
 for e in $(grep -oE 'NBO_ERR_[A-Z_]+ *=' "$src/include/nbo.h" | tr -d ' ='); do
   grep -q "$e" "$man/man3/nbo.3" || { echo "FAIL: nbo(3) lacks $e"; fail=1; }
 done
+if [ -f "$man/man3/p3dfft_overlap.3" ]; then
+  for e in $(grep -oE 'P3O_ERR_[A-Z_]+ *=' "$src/p3dfft_overlap/p3dfft_overlap.h" | tr -d ' ='); do
+    grep -q "$e" "$man/man3/p3dfft_overlap.3" || { echo "FAIL: p3dfft_overlap(3) lacks $e"; fail=1; }
+  done
+fi
 "$build/tools/nbo_info" --help > "$tmp/help.txt"
 for o in $(grep -oE -- '--[a-z-]+' "$tmp/help.txt"); do
   grep -qF -- "${o//-/\\-}" "$man/man1/nbo_info.1" || { echo "FAIL: nbo_info(1) lacks $o"; fail=1; }
+done
+for v in $(grep -rhoE '"NBO_PMPI[A-Z_]*"' "$src/pmpi" | tr -d '"' | sort -u); do
+  grep -qF "$v" "$man/man7/libnbo-mpi.7" || { echo "FAIL: libnbo-mpi(7) lacks $v"; fail=1; }
 done
 [ $fail -eq 0 ] || exit 1
 echo "PASS: ${#pages[@]} man pages installed, render cleanly, found by man -w"

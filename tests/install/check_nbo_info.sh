@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# nbo_info (tools/nbo_info.c) against the sources of the library:
+# - it lists every NBO_* variable that libnbo, its engines and libnbo-mpi
+#   read (each quoted "NBO_..." name in libnbo/, offload/, progress/,
+#   pmpi/), and the NBO_UCX_* ones;
+# - it says what NBO_ENGINE=auto and NBO_PROGRESS=auto resolve to, and
+#   which optional parts were built;
+# - an invalid value of any variable of nbo_config_t (the table in
+#   include/nbo.h) makes it exit 1, naming the variable on stderr and
+#   marking it INVALID; a valid environment exits 0.
+#   check_nbo_info.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build=$1 src=$2
+info=$build/tools/nbo_info
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+# Start from no NBO_* setting at all.
+for v in $(env | grep -oE '^NBO_[A-Z0-9_]+' || true); do unset "$v"; done
+
+rc=0; "$info" > "$tmp/out" 2> "$tmp/err" || rc=$?
+[ $rc -eq 0 ] || { bad "nbo_info exits $rc in a clean environment:"; cat "$tmp/err"; }
+grep -qE '^auto +engine (mpi|ucx|verbs) +progress (inline|thread) ' "$tmp/out" ||
+  bad "no 'auto engine ... progress ...' resolution line"
+for part in ucx verbs cuda libnbo-mpi p3dfft_overlap; do
+  grep -qE "^built +$part +(yes|no) " "$tmp/out" || bad "no 'built $part yes|no' line"
+done
+vars=$(cd "$src" && grep -rhoE '"NBO_[A-Z0-9_]+"' libnbo offload progress pmpi | tr -d '"' | sort -u)
+[ "$(echo "$vars" | wc -w)" -ge 20 ] || bad "only $(echo "$vars" | wc -w) variables found in the sources"
+for v in $vars; do
+  grep -qE "^$v " "$tmp/out" || bad "nbo_info does not list $v"
+done
+for v in NBO_UCX_TLS NBO_PMPI NBO_PMPI_LOG NBO_PEER_ERRORS NBO_VERBS_DEVICE; do
+  grep -qE "^$v " "$tmp/out" || bad "nbo_info does not list $v"
+done
+
+# The variables of nbo_config_t, from the table in nbo.h.
+config_vars=$(grep -oE '^ \*   [a-z_]+ +NBO_[A-Z_]+' "$src/include/nbo.h" | awk '{print $3}')
+[ "$(echo "$config_vars" | wc -w)" -ge 11 ] || bad "only $(echo "$config_vars" | wc -w) variables read from nbo.h's table"
+for v in $config_vars; do
+  rc=0; env "$v=abc" "$info" -c > "$tmp/out" 2> "$tmp/err" || rc=$?
+  [ $rc -eq 1 ] || bad "$v=abc nbo_info -c exits $rc, not 1"
+  grep -q "$v" "$tmp/err" || { bad "$v=abc: stderr does not name $v:"; cat "$tmp/err"; }
+  grep -qE "^$v +abc .*INVALID" "$tmp/out" || bad "$v=abc: not marked INVALID"
+done
+# The issue's case, every section: exit 1, the variable named.
+rc=0; NBO_WINDOW=abc "$info" > "$tmp/out" 2> "$tmp/err" || rc=$?
+[ $rc -eq 1 ] || bad "NBO_WINDOW=abc nbo_info exits $rc, not 1"
+grep -q 'NBO_WINDOW' "$tmp/err" || bad "NBO_WINDOW=abc: stderr does not name NBO_WINDOW"
+rc=0; NBO_WINDOW=abc "$info" -e > "$tmp/out" 2> "$tmp/err" || rc=$?
+[ $rc -eq 1 ] || bad "NBO_WINDOW=abc nbo_info -e exits $rc, not 1"
+
+# Valid settings: "env", and what they resolve to.
+rc=0; NBO_ENGINE=mpi NBO_PROGRESS=inline NBO_WINDOW=4 NBO_PMPI_LOG=1 NBO_TYPO=1 \
+  "$info" > "$tmp/out" 2> "$tmp/err" || rc=$?
+[ $rc -eq 0 ] || { bad "a valid environment: exit $rc"; cat "$tmp/err"; }
+grep -qE '^NBO_WINDOW +4 +8 +env ' "$tmp/out" || bad "NBO_WINDOW=4 not shown as set"
+grep -qE '^NBO_PMPI_LOG +1 +0 +env ' "$tmp/out" || bad "NBO_PMPI_LOG=1 not shown as set"
+grep -qE '^configured +engine mpi +progress inline ' "$tmp/out" || bad "no 'configured engine mpi progress inline' line"
+grep -q 'NBO_TYPO' "$tmp/out" || bad "NBO_TYPO, read by nobody, not reported"
+rc=0; "$info" --bogus > /dev/null 2>&1 || rc=$?
+[ $rc -eq 2 ] || bad "an unknown option exits $rc, not 2"
+[ $fail -eq 0 ] || { echo "last output:"; cat "$tmp/out"; exit 1; }
+echo "PASS: nbo_info lists $(echo "$vars" | wc -w) variables, resolves auto, names invalid values"
