@@ -17,6 +17,8 @@
  * by nbo_wait or by an nbo_test that reports completion, and the handle is
  * set to NBO_REQUEST_NULL.  A persistent request lives until
  * nbo_request_free; waiting on an inactive persistent request returns at once.
+ * Waiting on NBO_REQUEST_NULL succeeds at once and testing it reports it
+ * complete, as MPI_Wait and MPI_Test do on MPI_REQUEST_NULL.
  *
  * Collective rules follow MPI too: every rank of the communicator calls the
  * collective functions (create, free, ialltoall[v], *_init) in the same order.
@@ -34,11 +36,9 @@ extern "C" {
 
 /* ---------------------------------------------------------------- version */
 
-#define NBO_VERSION_MAJOR 0
-#define NBO_VERSION_MINOR 1
-#define NBO_VERSION_PATCH 0
+#include "nbo_version.h" /* NBO_VERSION_MAJOR, _MINOR, _PATCH, _STRING (meson) */
 
-/* "0.1.0" */
+/* NBO_VERSION_STRING of the library in use, e.g. "0.1.0". */
 const char *nbo_version(void);
 
 /* ----------------------------------------------------------------- errors */
@@ -122,6 +122,10 @@ typedef enum {
  *                                             for this long fails with
  *                                             NBO_ERR_TIMEOUT (0: never)
  *   progress_cpu   NBO_PROGRESS_CPU  -1       core to pin the progress thread to
+ *                                             (-1: none; "last", i.e.
+ *                                             NBO_PROGRESS_CPU_LAST: the
+ *                                             last core of the process's
+ *                                             affinity mask)
  *   spin_us        NBO_SPIN_US       0        progress thread (or a thread in
  *                                             nbo_wait) polls this long
  *                                             before it sleeps
@@ -143,19 +147,35 @@ typedef struct nbo_config {
     int                 window;
     size_t              bruck_max;
     int                 timeout_ms;
-    int                 progress_cpu;
+    int                 progress_cpu;   /* >= 0, -1, or NBO_PROGRESS_CPU_LAST */
     int                 spin_us;
     nbo_progress_sched_t progress_sched;
     int                 check;
     size_t              cuda_chunk;
 } nbo_config_t;
 
+/* progress_cpu: the highest-numbered core of the affinity mask the process
+ * has when the thread starts (the launcher's binding), so that every rank
+ * bound to its own cores puts its thread on its own spare core. */
+#define NBO_PROGRESS_CPU_LAST (-2)
+
 /* Defaults, ignoring the environment. */
 void nbo_config_init(nbo_config_t *config);
 
-/* Overwrite fields from NBO_* variables that are set.  NBO_ERR_CONFIG names
- * nothing by itself: the offending variable is printed to stderr. */
+/* Overwrite fields from the NBO_* variables of the table above that are set
+ * (an empty one counts as unset).  Every variable is read: each bad value
+ * is printed to stderr ("libnbo: NBO_WINDOW=abc is not valid (expected
+ * ...)"), the valid ones are applied, and NBO_ERR_CONFIG is returned if any
+ * was bad.  NBO_ERR_ARG for a NULL config. */
 int nbo_config_from_env(nbo_config_t *config);
+
+/* Set the field of one variable of the table above from a string, as
+ * nbo_config_from_env reads it: nbo_config_set(&c, "NBO_WINDOW", "16").
+ * Prints nothing.  NBO_ERR_CONFIG for a value the variable does not
+ * accept (the field is left as it was), NBO_ERR_ARG for a name not in the
+ * table or a NULL argument.  nbo_info(1) uses it to name each bad
+ * variable. */
+int nbo_config_set(nbo_config_t *config, const char *name, const char *value);
 
 /* Names for printing ("mpi", "thread", "pairwise", ...). */
 const char *nbo_engine_name(nbo_engine_kind_t kind);
@@ -168,15 +188,25 @@ const char *nbo_progress_sched_name(nbo_progress_sched_t sched);
 typedef struct nbo_comm *nbo_comm_t;
 #define NBO_COMM_NULL ((nbo_comm_t)0)
 
-/* Collective over comm.  The engine gets a private duplicate of comm, so
- * libnbo traffic never matches the application's messages. */
+/* Collective over comm (an intra-communicator; MPI must be initialised).
+ * The engine gets a private duplicate of comm (MPI_Comm_dup), so libnbo
+ * traffic never matches the application's messages, and connects every
+ * pair of ranks: the UCX engine exchanges worker addresses (MPI_Allgatherv)
+ * and opens an endpoint to each peer, the verbs engine one RC queue pair
+ * per peer (MPI_Alltoall of their addresses); the MPI engine needs nothing
+ * more.  The cost grows with the size of comm: create a communicator once
+ * and use it for many calls.  config NULL means nbo_config_init +
+ * nbo_config_from_env.  Past the checks of its arguments every rank returns
+ * the same code; on failure *out is NBO_COMM_NULL. */
 int nbo_comm_create(MPI_Comm comm, const nbo_config_t *config, nbo_comm_t *out);
 
-/* Collective.  Fails with NBO_ERR_PENDING while requests created on comm
- * are still live (active, or persistent and not freed); on success *comm is
- * set to NBO_COMM_NULL.  After a fault (a request failed on comm) it is
- * local.  The ranks' agreement is bounded by NBO_TIMEOUT: when a peer does
- * not answer (it died after its last operation) the communicator is
+/* Collective.  Call it before MPI_Finalize, after completing every request
+ * of the communicator (nbo_wait) and freeing its persistent ones
+ * (nbo_request_free): it fails with NBO_ERR_PENDING while requests created
+ * on comm are still live (active, or persistent and not freed).  On success
+ * *comm is set to NBO_COMM_NULL.  After a fault (a request failed on comm)
+ * it is local.  The ranks' agreement is bounded by NBO_TIMEOUT: when a peer
+ * does not answer (it died after its last operation) the communicator is
  * released all the same, *comm set to NBO_COMM_NULL, and NBO_ERR_TIMEOUT
  * returned. */
 int nbo_comm_free(nbo_comm_t *comm);
@@ -273,7 +303,11 @@ int nbo_start(nbo_request_t *req);
 
 /* *flag = 1 when complete.  A completed non-persistent request is freed and
  * *req set to NBO_REQUEST_NULL; a persistent one becomes inactive.  A failed
- * request is completed the same way and its error returned. */
+ * request is completed the same way and its error returned.  As for
+ * MPI_REQUEST_NULL in MPI, *req == NBO_REQUEST_NULL is no error: nbo_wait
+ * returns NBO_SUCCESS at once and nbo_test sets *flag = 1 and returns
+ * NBO_SUCCESS; so does an inactive persistent request.  req NULL (no
+ * handle at all), or flag NULL: NBO_ERR_ARG. */
 int nbo_test(nbo_request_t *req, int *flag);
 int nbo_wait(nbo_request_t *req);
 
@@ -295,6 +329,53 @@ int nbo_request_algorithm(nbo_request_t req, nbo_algorithm_t *alg);
 
 /* Prints the request's compiled task list, one task a line. */
 int nbo_request_print(nbo_request_t req, FILE *out);
+
+/* ---------------------------------------------------------------- threads */
+
+/*
+ * libnbo makes MPI calls in the thread that calls it (datatype packing, the
+ * MPI engine, the agreements of nbo_comm_create and nbo_comm_free), so the
+ * MPI thread level binds libnbo calls as it binds MPI calls: with
+ * MPI_THREAD_FUNNELED only the main thread calls libnbo, with
+ * MPI_THREAD_SERIALIZED one thread at a time.  The progress thread
+ * (NBO_PROGRESS=thread, or auto) needs MPI_THREAD_MULTIPLE.
+ */
+
+/*
+ * With MPI_THREAD_MULTIPLE any function may be called from any thread while
+ * others run: one lock per process guards every request, communicator and
+ * engine, and a thread blocked in nbo_wait releases it while it sleeps.
+ * Three rules remain, as in MPI.  A request handle is used by one thread at
+ * a time: two threads must not wait on, test, start or free the same
+ * request.  The collective calls on one communicator (nbo_comm_create on an
+ * MPI communicator; nbo_ialltoall[v], nbo_alltoall[v]_init and
+ * nbo_comm_free on an nbo one) are made in the same order on every rank, so
+ * threads that share a communicator order their calls themselves.  No
+ * thread uses a communicator, or a request made on it, while or after
+ * another thread frees it.  nbo_version, nbo_strerror, nbo_config_init,
+ * nbo_config_set and the name functions touch no shared state;
+ * nbo_config_from_env reads the environment (getenv).
+ */
+
+/* -------------------------------------------------------------- lifecycle */
+
+/*
+ * MPI_Init or MPI_Init_thread first (MPI_THREAD_MULTIPLE for the progress
+ * thread), then nbo_comm_create on each communicator that runs all-to-alls:
+ * a collective that duplicates the communicator and connects every pair of
+ * ranks (one MPI_Comm_dup, a few MPI_Allreduce agreements and the engine's
+ * exchange of addresses), so its cost grows with the number of ranks; make
+ * it once.  Requests then come and go: nbo_ialltoall[v] + nbo_wait, or
+ * nbo_alltoall[v]_init once and nbo_start + nbo_wait many times.
+ *
+ * Before MPI_Finalize: complete every request (nbo_wait, nbo_waitall), free
+ * the persistent ones (nbo_request_free), then free each communicator with
+ * nbo_comm_free, a collective.  The MPI communicator given to
+ * nbo_comm_create may be freed before, since libnbo works on its duplicate.
+ * The progress thread starts with the first thread-mode communicator and
+ * stops when the last one is freed.  libnbo has no init or finalize call of
+ * its own.
+ */
 
 #ifdef __cplusplus
 }

@@ -80,7 +80,7 @@ static int config_valid(const nbo_config_t *c)
 {
     return (unsigned)c->engine <= NBO_ENGINE_VERBS && (unsigned)c->progress <= NBO_PROGRESS_THREAD &&
            (unsigned)c->algorithm <= NBO_ALG_BRUCK && c->window >= 1 && c->timeout_ms >= 0 &&
-           c->progress_cpu >= -1 && c->spin_us >= 0 &&
+           c->progress_cpu >= NBO_PROGRESS_CPU_LAST && c->spin_us >= 0 &&
            (unsigned)c->progress_sched <= NBO_PROGRESS_SCHED_NORMAL && (c->check == 0 || c->check == 1) &&
            c->cuda_chunk >= 1;
 }
@@ -93,7 +93,7 @@ static int choose_engine(MPI_Comm comm, nbo_engine_kind_t want, const nbo_engine
     int why = NBO_ERR_ENGINE;
     for (int i = 0; nbo_engines[i]; i++) {
         const nbo_engine_ops_t *e = nbo_engines[i];
-        if (want != NBO_ENGINE_AUTO && e->kind != want)
+        if (want == NBO_ENGINE_AUTO ? e->by_name_only : e->kind != want)
             continue;
         int rc = agree(comm, e->probe(detail, sizeof(detail)));
         if (rc == NBO_ERR_MPI)

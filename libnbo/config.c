@@ -6,7 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "nbo.h"
+#include "nbo_export.h" /* nbo.h, its functions exported */
 
 /* Defaults.  W = 8 and Bruck up to 256 B per peer: see docs/configuration.md
  * for the measurements behind them. */
@@ -34,86 +34,122 @@ void nbo_config_init(nbo_config_t *c)
     c->cuda_chunk = (size_t)1 << 20;
 }
 
-static int bad(const char *var, const char *val, const char *want)
-{
-    fprintf(stderr, "libnbo: %s=%s is not valid (expected %s)\n", var, val, want);
-    return NBO_ERR_CONFIG;
-}
-
-/* Look `val` up in names[]; -1 if absent. */
-static int pick(const char *val, const char *const names[], int n)
-{
-    for (int i = 0; i < n; i++)
-        if (strcasecmp(val, names[i]) == 0)
-            return i;
-    return -1;
-}
-
-static int env_long(const char *var, long lo, long hi, long *out)
-{
-    const char *v = getenv(var);
-    if (!v || !*v)
-        return 0;
-    char *end;
-    errno = 0;
-    long x = strtol(v, &end, 10);
-    if (errno || *end || x < lo || x > hi) {
-        char want[64];
-        snprintf(want, sizeof(want), "an integer in [%ld, %ld]", lo, hi);
-        return bad(var, v, want);
-    }
-    *out = x;
-    return 1;
-}
-
 static const char *const engine_names[] = {"auto", "mpi", "ucx", "verbs"};
 static const char *const progress_names[] = {"auto", "inline", "thread"};
 static const char *const alg_names[] = {"auto", "pairwise", "bruck"};
 static const char *const sched_names[] = {"auto", "batch", "normal"};
 
+/* Every NBO_* variable of nbo_config_t: a keyword out of names[] (case
+ * does not matter) or a decimal integer in [lo, hi]. */
+enum { V_ENGINE, V_PROGRESS, V_ALGORITHM, V_SCHED, V_WINDOW, V_BRUCK_MAX, V_TIMEOUT,
+       V_PROGRESS_CPU, V_SPIN_US, V_CHECK, V_CUDA_CHUNK, V_COUNT };
+static const struct var {
+    const char        *name;
+    const char *const *names; /* NULL: an integer */
+    int                nnames;
+    long               lo, hi;
+} vars[V_COUNT] = {
+    [V_ENGINE] = {"NBO_ENGINE", engine_names, 4, 0, 0},
+    [V_PROGRESS] = {"NBO_PROGRESS", progress_names, 3, 0, 0},
+    [V_ALGORITHM] = {"NBO_ALGORITHM", alg_names, 3, 0, 0},
+    [V_SCHED] = {"NBO_PROGRESS_SCHED", sched_names, 3, 0, 0},
+    [V_WINDOW] = {"NBO_WINDOW", NULL, 0, 1, 1 << 20},
+    [V_BRUCK_MAX] = {"NBO_BRUCK_MAX", NULL, 0, 0, LONG_MAX},
+    [V_TIMEOUT] = {"NBO_TIMEOUT", NULL, 0, 0, INT_MAX},
+    [V_PROGRESS_CPU] = {"NBO_PROGRESS_CPU", NULL, 0, -1, 1 << 16},
+    [V_SPIN_US] = {"NBO_SPIN_US", NULL, 0, 0, 1000000},
+    [V_CHECK] = {"NBO_CHECK", NULL, 0, 0, 1},
+    [V_CUDA_CHUNK] = {"NBO_CUDA_CHUNK", NULL, 0, 4096, 1L << 30},
+};
+
+/* The value of variable v in value, or -1 (LONG_MIN for an integer) if
+ * it is not valid. */
+static long parse(const struct var *v, const char *value)
+{
+    if (v == &vars[V_PROGRESS_CPU] && strcasecmp(value, "last") == 0)
+        return NBO_PROGRESS_CPU_LAST;
+    if (v->names) {
+        for (int i = 0; i < v->nnames; i++)
+            if (strcasecmp(value, v->names[i]) == 0)
+                return i;
+        return -1;
+    }
+    char *end;
+    errno = 0;
+    long x = strtol(value, &end, 10);
+    if (errno || end == value || *end || x < v->lo || x > v->hi)
+        return LONG_MIN;
+    return x;
+}
+
+static void store(nbo_config_t *c, int v, long x)
+{
+    switch (v) {
+    case V_ENGINE:       c->engine = (nbo_engine_kind_t)x; break;
+    case V_PROGRESS:     c->progress = (nbo_progress_mode_t)x; break;
+    case V_ALGORITHM:    c->algorithm = (nbo_algorithm_t)x; break;
+    case V_SCHED:        c->progress_sched = (nbo_progress_sched_t)x; break;
+    case V_WINDOW:       c->window = (int)x; break;
+    case V_BRUCK_MAX:    c->bruck_max = (size_t)x; break;
+    case V_TIMEOUT:      c->timeout_ms = (int)x; break;
+    case V_PROGRESS_CPU: c->progress_cpu = (int)x; break;
+    case V_SPIN_US:      c->spin_us = (int)x; break;
+    case V_CHECK:        c->check = (int)x; break;
+    case V_CUDA_CHUNK:   c->cuda_chunk = (size_t)x; break;
+    }
+}
+
+int nbo_config_set(nbo_config_t *c, const char *name, const char *value)
+{
+    if (!c || !name || !value)
+        return NBO_ERR_ARG;
+    for (int v = 0; v < V_COUNT; v++) {
+        if (strcmp(name, vars[v].name) != 0)
+            continue;
+        long x = parse(&vars[v], value);
+        if (vars[v].names ? x < 0 : x == LONG_MIN)
+            return NBO_ERR_CONFIG;
+        store(c, v, x);
+        return NBO_SUCCESS;
+    }
+    return NBO_ERR_ARG;
+}
+
+/* What a valid value of v looks like, for the message on stderr. */
+static void expected(const struct var *v, char *out, size_t len)
+{
+    if (!v->names) {
+        snprintf(out, len, "an integer in [%ld, %ld]%s", v->lo, v->hi,
+                 v == &vars[V_PROGRESS_CPU] ? " or last" : "");
+        return;
+    }
+    size_t n = 0;
+    out[0] = 0;
+    for (int i = 1; i < v->nnames && n < len; i++) /* names[0] is "auto" */
+        n += (size_t)snprintf(out + n, len - n, "%s%s", i > 1 ? ", " : "", v->names[i]);
+    if (n < len)
+        snprintf(out + n, len - n, " or %s", v->names[0]);
+}
+
+/* Every variable that is set is read, so that one run names every bad
+ * value; the valid ones are applied. */
 int nbo_config_from_env(nbo_config_t *c)
 {
     if (!c)
         return NBO_ERR_ARG;
-    const char *v;
-    int i;
-    if ((v = getenv("NBO_ENGINE")) && *v) {
-        if ((i = pick(v, engine_names, 4)) < 0)
-            return bad("NBO_ENGINE", v, "mpi, ucx, verbs or auto");
-        c->engine = (nbo_engine_kind_t)i;
+    int rc = NBO_SUCCESS;
+    for (int v = 0; v < V_COUNT; v++) {
+        const char *val = getenv(vars[v].name);
+        if (!val || !*val)
+            continue; /* empty counts as unset */
+        if (nbo_config_set(c, vars[v].name, val) != NBO_SUCCESS) {
+            char want[64];
+            expected(&vars[v], want, sizeof(want));
+            fprintf(stderr, "libnbo: %s=%s is not valid (expected %s)\n", vars[v].name, val, want);
+            rc = NBO_ERR_CONFIG;
+        }
     }
-    if ((v = getenv("NBO_PROGRESS")) && *v) {
-        if ((i = pick(v, progress_names, 3)) < 0)
-            return bad("NBO_PROGRESS", v, "inline, thread or auto");
-        c->progress = (nbo_progress_mode_t)i;
-    }
-    if ((v = getenv("NBO_ALGORITHM")) && *v) {
-        if ((i = pick(v, alg_names, 3)) < 0)
-            return bad("NBO_ALGORITHM", v, "pairwise, bruck or auto");
-        c->algorithm = (nbo_algorithm_t)i;
-    }
-    if ((v = getenv("NBO_PROGRESS_SCHED")) && *v) {
-        if ((i = pick(v, sched_names, 3)) < 0)
-            return bad("NBO_PROGRESS_SCHED", v, "batch, normal or auto");
-        c->progress_sched = (nbo_progress_sched_t)i;
-    }
-    long x;
-    int rc;
-    if ((rc = env_long("NBO_WINDOW", 1, 1 << 20, &x)) < 0) return rc;
-    if (rc) c->window = (int)x;
-    if ((rc = env_long("NBO_BRUCK_MAX", 0, LONG_MAX, &x)) < 0) return rc;
-    if (rc) c->bruck_max = (size_t)x;
-    if ((rc = env_long("NBO_TIMEOUT", 0, INT_MAX, &x)) < 0) return rc;
-    if (rc) c->timeout_ms = (int)x;
-    if ((rc = env_long("NBO_PROGRESS_CPU", -1, 1 << 16, &x)) < 0) return rc;
-    if (rc) c->progress_cpu = (int)x;
-    if ((rc = env_long("NBO_SPIN_US", 0, 1000000, &x)) < 0) return rc;
-    if (rc) c->spin_us = (int)x;
-    if ((rc = env_long("NBO_CHECK", 0, 1, &x)) < 0) return rc;
-    if (rc) c->check = (int)x;
-    if ((rc = env_long("NBO_CUDA_CHUNK", 4096, 1L << 30, &x)) < 0) return rc;
-    if (rc) c->cuda_chunk = (size_t)x;
-    return NBO_SUCCESS;
+    return rc;
 }
 
 const char *nbo_engine_name(nbo_engine_kind_t k)

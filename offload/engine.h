@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "nbo.h"
+#include "nbo_export.h" /* nbo.h, its functions exported */
 #include "schedule.h"
 
 /* One running (or armed persistent) task list, as an engine sees it. */
@@ -43,6 +43,9 @@ typedef struct nbo_engine_comm nbo_engine_comm_t; /* each engine defines it */
 typedef struct nbo_engine_ops {
     const char       *name;
     nbo_engine_kind_t kind;
+    /* 1: never chosen by NBO_ENGINE=auto, only when asked for by name (an
+     * engine not yet tested on the hardware it targets). */
+    int               by_name_only;
 
     /* Usable on this machine?  Local, no communication.  Returns
      * NBO_SUCCESS or NBO_ERR_ENGINE; writes a one-line detail (device,

@@ -1,4 +1,5 @@
-/* registry.c - the engines built into this libnbo, most capable first. */
+/* registry.c - the engines built into this libnbo, in the order
+ * NBO_ENGINE=auto tries them (engines marked by_name_only it skips). */
 #include "engine.h"
 
 #include <stddef.h>
@@ -15,11 +16,11 @@ extern const nbo_engine_ops_t nbo_ucx_engine;
 #endif
 
 const nbo_engine_ops_t *const nbo_engines[] = {
-#if NBO_HAVE_VERBS
-    &nbo_verbs_engine,
-#endif
 #if NBO_HAVE_UCX
     &nbo_ucx_engine,
+#endif
+#if NBO_HAVE_VERBS
+    &nbo_verbs_engine,
 #endif
     &nbo_mpi_engine,
     NULL,

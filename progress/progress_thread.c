@@ -324,8 +324,23 @@ static void schedule(void)
                 batch ? "SCHED_BATCH" : "SCHED_OTHER", strerror(e));
 }
 
+/* NBO_PROGRESS_CPU_LAST: the highest core of the caller's mask (the
+ * launcher's binding of this rank), or -1 if it cannot be read. */
+static int last_cpu(void)
+{
+    cpu_set_t mask;
+    if (sched_getaffinity(0, sizeof(mask), &mask) != 0)
+        return -1;
+    for (int cpu = CPU_SETSIZE - 1; cpu >= 0; cpu--)
+        if (CPU_ISSET(cpu, &mask))
+            return cpu;
+    return -1;
+}
+
 static void pin(int cpu)
 {
+    if (cpu == NBO_PROGRESS_CPU_LAST)
+        cpu = last_cpu();
     if (cpu < 0)
         return;
     cpu_set_t set;

@@ -14,8 +14,8 @@ scripts/install-deps.sh
 scripts/build.sh build
 
 echo
-echo "=== 1/2: overlap benchmark, 2 emulated hosts (scripts/cluster/bench-overlap.sh)"
-scripts/cluster/bench-overlap.sh -b build -o out "$@"
+echo "=== 1/2: overlap benchmark, 2 emulated hosts (scripts/emu-cluster/bench-overlap.sh)"
+scripts/emu-cluster/bench-overlap.sh -b build -o out "$@"
 
 echo
 echo "=== 2/2: pipelined multi-variable 3-D FFT demo (P = 2, one host)"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # table2.sh - the paper's Table II with p3o_bench: on one host (mpiexec -n 2)
 # and, where network namespaces can be built, on the emulated 2-host cluster
-# (scripts/cluster/nbo-cluster.sh, one rank per host).  Writes the markdown
+# (scripts/emu-cluster/nbo-cluster.sh, one rank per host).  Writes the markdown
 # tables and CSV files to OUTDIR.
 #
 #   bench/fft/table2.sh [-b BUILD] [-o OUTDIR] [-r RATE] [-G GSO -B BURST]
@@ -59,7 +59,7 @@ if [ "$cluster" -eq 1 ]; then
     echo "# emulated 2-host cluster: $rate, GSO $gso, tbf bucket $burst" >"$outdir/table2-cluster-$rate.md"
     # -d/-g: a job that printed its last line is not kept waiting on an
     # MPI_Finalize hang (openucx/ucx#8738); its own verdict is in that line.
-    "$ROOT/scripts/cluster/nbo-cluster.sh" run -N 2 -k 1 -r "$rate" -G "$gso" -B "$burst" -t 1800 \
+    "$ROOT/scripts/emu-cluster/nbo-cluster.sh" run -N 2 -k 1 -r "$rate" -G "$gso" -B "$burst" -t 1800 \
         -d '^# p3o_bench: done' -g 20 -- \
         "$bench" "${opts[@]}" --csv "$outdir/table2-cluster-$rate.csv" |
         tee -a "$outdir/table2-cluster-$rate.md" || rc=$?

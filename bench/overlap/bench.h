@@ -166,6 +166,7 @@ void report_header(FILE *out, const char *method, const char *detail);
 void report_row(FILE *out, const result_t *r);
 void report_csv_header(FILE *csv);
 void report_csv_row(FILE *csv, const result_t *r);
-void report_verdicts(FILE *out, const result_t *rows, int nrows);
+/* inline_rows: consider nbo rows progressed inline (only with -t calls). */
+void report_verdicts(FILE *out, const result_t *rows, int nrows, int inline_rows);
 
 #endif

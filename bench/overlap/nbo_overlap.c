@@ -512,7 +512,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < nrows; i++)
             errors += rows[i].errors;
         if (o.verdict)
-            report_verdicts(stdout, rows, nrows);
+            report_verdicts(stdout, rows, nrows, o.tests > 0);
         if (errors)
             printf("# DATA ERRORS: %d blocks received wrong\n", errors);
         if (csv)

@@ -10,8 +10,8 @@ static void usage(FILE *f)
 {
     fprintf(f,
         "usage: nbo_overlap [options]\n"
-        "  -m MIN:MAX   bytes per peer, powers of two (K/M suffixes; default 1:4M)\n"
-        "  -S S1,S2,..  explicit sizes instead of -m (e.g. 64K,1M,4M)\n"
+        "  -m MIN:MAX   sweep bytes per peer, powers of two (K/M suffixes), e.g. 1:4M\n"
+        "  -S S1,S2,..  explicit sizes (default 4K,64K,1M: about a minute at P = 2)\n"
         "  -i N         timed iterations for every size (default 50 small, 10 large)\n"
         "  -x N         warm-up iterations for every size (default 5 small, 2 large)\n"
         "  -O           OSU's counts: 1000/100 iterations, 200/10 warm-up (large > 8K)\n"
@@ -77,7 +77,7 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
     o->min_time_s = 0.5;
     o->own_barrier = 1;
 
-    int c;
+    int c, swept = 0;
     opterr = 0;
     while ((c = getopt(argc, argv, "m:S:i:x:Ot:c:W:pM:e:P:L:o:b:T:B:Vh")) != -1) {
         switch (c) {
@@ -85,6 +85,7 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
             const char *colon = strchr(optarg, ':');
             o->min_size = parse_size(optarg);
             o->max_size = colon ? parse_size(colon + 1) : o->min_size;
+            swept = 1;
             break;
         }
         case 'S':
@@ -152,6 +153,10 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
                     BENCH_MAX_CONC);
         return -1;
     }
+    static const size_t quick[] = {4096, 65536, 1u << 20}; /* long sweeps: -m */
+    if (o->nsizes == 0 && !swept)
+        for (int i = 0; i < 3; i++)
+            o->sizes[o->nsizes++] = quick[i];
     if (o->nsizes == 0)
         for (size_t s = o->min_size; s <= o->max_size && o->nsizes < BENCH_MAX_SIZES; s *= 2)
             o->sizes[o->nsizes++] = s;

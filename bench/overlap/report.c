@@ -109,10 +109,13 @@ static void alone_note(FILE *out, const result_t *r)
 }
 
 /* One line per size: the best nbo row against MPICH. */
-void report_verdicts(FILE *out, const result_t *rows, int n)
+void report_verdicts(FILE *out, const result_t *rows, int n, int inline_rows)
 {
     fprintf(out, "\n# Verdict per size: the nbo row with the best min(work, OSU) overlap "
                  "among those within 2x MPI_Alltoall's latency\n");
+    if (!inline_rows)
+        fprintf(out, "# (inline rows left out: with no test call during the computation (-t) "
+                     "nothing advances them there, so their overlap is the first window's)\n");
     for (int i = 0; i < n; i++) {
         size_t size = rows[i].size;
         int seen = 0;
@@ -137,7 +140,8 @@ void report_verdicts(FILE *out, const result_t *rows, int n)
         for (int pass = 0; pass < 2 && !nbo; pass++)
             for (int j = i; j < n; j++) {
                 const result_t *r = &rows[j];
-                if (r->size != size || strncmp(r->method, "nbo:", 4) != 0)
+                if (r->size != size || strncmp(r->method, "nbo:", 4) != 0 ||
+                    (!inline_rows && strstr(r->method, "/inline")))
                     continue;
                 if (pass == 0 && blocking && r->pure > 2 * blocking->pure)
                     continue;

@@ -4,6 +4,8 @@
 const nbo_engine_ops_t nbo_verbs_engine = {
     .name = "verbs",
     .kind = NBO_ENGINE_VERBS,
+    /* Tested on Soft-RoCE only; UCX drives real InfiniBand/RoCE NICs. */
+    .by_name_only = 1,
     .probe = verbs_engine_probe,
     .open = verbs_engine_open,
     .close = verbs_engine_close,

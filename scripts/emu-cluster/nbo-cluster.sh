@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# nbo-cluster.sh - an emulated cluster of N hosts on one machine.
+# nbo-cluster.sh - an emulated cluster of N hosts on one machine (network
+# namespaces: a test and benchmark emulator, not a tool for real clusters).
 #
 # Each host is a network namespace nbhI (address 192.0.2.(10+I)/24, device
 # eth0) with a veth leg on the bridge nbbr0; tc tbf shapes each host's
 # egress to a link rate.  mpiexec (MPICH hydra) runs inside nbh1 and starts
-# the ranks in the namespaces through hydra-launcher.sh.  Facts behind it:
-# ../../../shared/testbeds.md, section 2.
+# the ranks in the namespaces through hydra-launcher.sh.  Why each step:
+# README.md in this folder.
 #
 #   nbo-cluster.sh up   [-N hosts] [-r rate]        build it (stays up)
 #   nbo-cluster.sh down                             remove all of it
@@ -51,8 +52,8 @@ rate=200mbit
 # bytes (the veths' GSO size capped at 32 KiB) at the price of twice the
 # packets, i.e. more kernel CPU: the testbed of the FFT benchmark
 # (bench/fft/table2.sh), whose blocking baseline idles the link between
-# exchanges; the overlap benchmark keeps the default, whose kernel CPU
-# matches testbeds.md.
+# exchanges; the overlap benchmark keeps the default, whose kernel CPU is
+# that of a plain 1 Gbit/s link.
 burst=${NBO_CLUSTER_BURST:-72kb}
 gso=${NBO_CLUSTER_GSO:-65536}
 # The hosts' TCP congestion control, set per namespace so that the testbed
@@ -186,7 +187,7 @@ cluster_up() {
         ip link set "v$ns" gso_max_size "$gso" || true
         ip -n "$ns" link set eth0 up
         ip -n "$ns" link set lo up
-        # Egress shaping of the host's link; latency as in testbeds.md.
+        # Egress shaping of the host's link; 50 ms of queue at most.
         ip netns exec "$ns" tc qdisc add dev eth0 root tbf rate "$rate" burst "$burst" latency 50ms
         echo "$(host_addr "$i") $ns $HOSTS_TAG" >>/etc/hosts
     done

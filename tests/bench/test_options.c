@@ -1,7 +1,7 @@
 /*
  * test_options.c - nbo_overlap's iteration counts (bench/overlap/options.c):
  * -T gives short operations enough iterations, -b caps slow ones, -B picks
- * the barrier, and bad values are refused.  Pure code: no MPI at run time.
+ * the barrier, the default sizes are few, and bad values are refused.  Pure code: no MPI at run time.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -117,6 +117,23 @@ static void barrier_choice(void **state)
     assert_int_equal(parse(&o, "-B", "nbo", NULL), -1);
 }
 
+/* With no size option: three sizes, a quick run; -m sweeps, -S lists. */
+static void sizes_quick_by_default(void **state)
+{
+    (void)state;
+    options_t o;
+    assert_int_equal(parse(&o, NULL), 0);
+    assert_int_equal(o.nsizes, 3);
+    assert_int_equal(o.sizes[0], 4096);
+    assert_int_equal(o.sizes[2], 1u << 20);
+    assert_int_equal(parse(&o, "-m", "1:4M", NULL), 0);
+    assert_int_equal(o.nsizes, 23);
+    assert_int_equal(o.max_size, 4u << 20);
+    assert_int_equal(parse(&o, "-S", "64K,4M", NULL), 0);
+    assert_int_equal(o.nsizes, 2);
+    assert_int_equal(o.sizes[1], 4u << 20);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -127,6 +144,7 @@ int main(void)
         cmocka_unit_test(counts_stay_bounded),
         cmocka_unit_test(negative_times_are_refused),
         cmocka_unit_test(barrier_choice),
+        cmocka_unit_test(sizes_quick_by_default),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,7 +3,7 @@
 #
 #   cluster-test.sh HOSTS RATE PROGRAM...
 #
-# Builds HOSTS network-namespace hosts (scripts/cluster/nbo-cluster.sh), runs
+# Builds HOSTS network-namespace hosts (scripts/emu-cluster/nbo-cluster.sh), runs
 # each program with one rank per host, and takes the cluster down whatever
 # happens.  NBO_ENGINE / NBO_PROGRESS from the environment reach the ranks.
 # Exit: 0 all passed, 1 a program failed, 77 (SKIP) not root / no netns.
@@ -13,7 +13,7 @@ set -euo pipefail
 hosts=$1 rate=$2
 shift 2
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-CLUSTER="$HERE/../../scripts/cluster/nbo-cluster.sh"
+CLUSTER="$HERE/../../scripts/emu-cluster/nbo-cluster.sh"
 
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: the emulated cluster needs root" >&2; exit 77; }
 

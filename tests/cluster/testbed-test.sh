@@ -10,7 +10,7 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-CLUSTER="$HERE/../../scripts/cluster/nbo-cluster.sh"
+CLUSTER="$HERE/../../scripts/emu-cluster/nbo-cluster.sh"
 ALLOWED=/proc/sys/net/ipv4/tcp_allowed_congestion_control
 
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: the emulated cluster needs root" >&2; exit 77; }

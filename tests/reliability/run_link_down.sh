@@ -11,7 +11,7 @@
 set -u
 prog=$1
 here=$(cd "$(dirname "$0")" && pwd)
-cluster=$here/../../scripts/cluster/nbo-cluster.sh
+cluster=$here/../../scripts/emu-cluster/nbo-cluster.sh
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root for network namespaces"; exit 77; }
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT

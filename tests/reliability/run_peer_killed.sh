@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run_peer_killed.sh PROGRAM P MODE [cluster]: run the peer-killed test and
-# judge it.  With "cluster", on the emulated cluster (scripts/cluster): P
+# judge it.  With "cluster", on the emulated cluster (scripts/emu-cluster): P
 # hosts, one rank per host, UCX over tcp between network namespaces
 # (needs root, 77 otherwise); without it, P ranks on this host.
 #
@@ -37,7 +37,7 @@ if [ "$where" = cluster ]; then
   here=$(cd "$(dirname "$0")" && pwd)
   # The cluster is torn down (every process in its namespaces killed) when
   # the job ends; the victim's parent keeps the job until the reports are in.
-  "$here/../../scripts/cluster/nbo-cluster.sh" run -N "$np" -t 120 -- \
+  "$here/../../scripts/emu-cluster/nbo-cluster.sh" run -N "$np" -t 120 -- \
     -disable-auto-cleanup "$prog" "$dir" >"$dir/mpiexec.log" 2>&1 &
 else
   timeout 120 mpiexec -disable-auto-cleanup -n "$np" "$prog" "$dir" >"$dir/mpiexec.log" 2>&1 &
