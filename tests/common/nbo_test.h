@@ -8,6 +8,7 @@
 #include <nbo.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 /* Monotonic seconds. */
@@ -58,6 +59,31 @@ static inline nbo_comm_t nbo_test_comm(nbo_progress_mode_t mode, int window,
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     return comm;
+}
+
+/* One all-to-all of 4 KiB per peer on comm, waited for; *data_ok: every
+ * byte arrived right.  Returns its result. */
+static inline int nbo_test_alltoall_once(nbo_comm_t comm, int *data_ok)
+{
+    int P, me;
+    MPI_Comm_size(MPI_COMM_WORLD, &P);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    enum { N = 4096 };
+    char *s = malloc((size_t)N * P), *r = calloc((size_t)N, (size_t)P);
+    for (int j = 0; j < P; j++)
+        memset(s + (size_t)j * N, 'a' + (me * 7 + j) % 26, N);
+    nbo_request_t req;
+    int rc = nbo_ialltoall(s, N, MPI_BYTE, r, N, MPI_BYTE, comm, &req);
+    if (rc == NBO_SUCCESS)
+        rc = nbo_wait(&req);
+    *data_ok = rc == NBO_SUCCESS;
+    for (int j = 0; j < P && rc == NBO_SUCCESS; j++)
+        for (int k = 0; k < N; k++)
+            if (r[(size_t)j * N + k] != 'a' + (j * 7 + me) % 26)
+                *data_ok = 0;
+    free(s);
+    free(r);
+    return rc;
 }
 
 #endif

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "pt.h"
+#include "test_rng.h"
 
 /* gcc reads MPI_STATUSES_IGNORE, a sentinel pointer, as a zero-size array. */
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
@@ -51,16 +52,6 @@ static const char *call_name[NCALLS] = {"MPI_Wait", "MPI_Test", "MPI_Waitall", "
                                         "MPI_Waitany", "MPI_Testany", "MPI_Waitsome",
                                         "MPI_Testsome"};
 
-/* splitmix64: the same stream on every rank for the same seed. */
-typedef struct { uint64_t s; } rng_t;
-static uint64_t rng_next(rng_t *r)
-{
-    uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-static int rng_below(rng_t *r, int n) { return (int)(rng_next(r) % (uint64_t)n); }
 
 typedef struct {
     MPI_Comm comm;

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "nbo_test.h"
+#include "test_rng.h"
 
 #define MAX_SLOTS 64
 #define MAX_COMMS 16
@@ -27,15 +28,6 @@ typedef enum { K_IALLTOALL, K_IALLTOALLV, K_START, K_ALLREDUCE, K_BCAST, K_BARRI
 static const char *kind_name[NKINDS] = {"nbo_ialltoall", "nbo_ialltoallv", "nbo_start",
                                         "MPI_Allreduce", "MPI_Bcast", "MPI_Barrier"};
 
-typedef struct { uint64_t s; } rng_t;
-static uint64_t rng_next(rng_t *r)
-{
-    uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-static int rng_below(rng_t *r, int n) { return (int)(rng_next(r) % (uint64_t)n); }
 
 typedef struct {
     MPI_Comm mpi;
