@@ -12,15 +12,6 @@
 #include "../progress/progress.h"
 #include "core.h"
 
-/* Min over ranks of a local result code (all NBO codes are <= 0). */
-static int agree(MPI_Comm comm, int rc)
-{
-    int all = rc;
-    if (MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
-        return NBO_ERR_MPI;
-    return all;
-}
-
 /* nbo_comm_free's agreement, bounded by NBO_TIMEOUT: a peer that died
  * after its last operation had completed everywhere leaves no broken mark,
  * and a blocking MPI_Allreduce would then wait for it forever.  A timed-out
@@ -95,7 +86,7 @@ static int choose_engine(MPI_Comm comm, nbo_engine_kind_t want, const nbo_engine
         const nbo_engine_ops_t *e = nbo_engines[i];
         if (want == NBO_ENGINE_AUTO ? e->by_name_only : e->kind != want)
             continue;
-        int rc = agree(comm, e->probe(detail, sizeof(detail)));
+        int rc = nbo_agree(comm, e->probe(detail, sizeof(detail)));
         if (rc == NBO_ERR_MPI)
             return rc;
         if (rc == NBO_SUCCESS) {
@@ -165,11 +156,11 @@ int nbo_comm_create(MPI_Comm comm, const nbo_config_t *config, nbo_comm_t *out)
     }
     if (rc == NBO_SUCCESS && !config_valid(&c->cfg))
         rc = NBO_ERR_CONFIG;
-    rc = agree(c->comm, rc);
+    rc = nbo_agree(c->comm, rc);
     if (rc == NBO_SUCCESS)
         rc = choose_engine(c->comm, c->cfg.engine, &c->ops);
     if (rc == NBO_SUCCESS)
-        rc = agree(c->comm, c->ops->open(c->comm, &c->cfg, &c->ec));
+        rc = nbo_agree(c->comm, c->ops->open(c->comm, &c->cfg, &c->ec));
     if (rc != NBO_SUCCESS) {
         if (c->ec) /* another rank failed to open: it may be gone */
             c->ops->close(c->ec, 1);
@@ -178,13 +169,13 @@ int nbo_comm_create(MPI_Comm comm, const nbo_config_t *config, nbo_comm_t *out)
         return rc;
     }
     c->cfg.engine = c->ops->kind;
-    rc = agree(c->comm, choose_progress(c, c->cfg.progress));
+    rc = nbo_agree(c->comm, choose_progress(c, c->cfg.progress));
     if (rc == NBO_SUCCESS) {
         c->magic = NBO_COMM_MAGIC;
         nbo_lock();
         rc = nbo_progress_add(c);
         nbo_unlock();
-        rc = agree(c->comm, rc);
+        rc = nbo_agree(c->comm, rc);
         if (rc != NBO_SUCCESS) {
             nbo_lock();
             nbo_progress_remove(c);

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "nbo_export.h" /* nbo.h, its functions exported */
+#include "util.h"
 
 /* Defaults.  W = 8 and Bruck up to 256 B per peer: see docs/configuration.md
  * for the measurements behind them. */
@@ -49,10 +50,10 @@ static const struct var {
     int                nnames;
     long               lo, hi;
 } vars[V_COUNT] = {
-    [V_ENGINE] = {"NBO_ENGINE", engine_names, 4, 0, 0},
-    [V_PROGRESS] = {"NBO_PROGRESS", progress_names, 3, 0, 0},
-    [V_ALGORITHM] = {"NBO_ALGORITHM", alg_names, 3, 0, 0},
-    [V_SCHED] = {"NBO_PROGRESS_SCHED", sched_names, 3, 0, 0},
+    [V_ENGINE] = {"NBO_ENGINE", engine_names, NBO_ARRAY_LEN(engine_names), 0, 0},
+    [V_PROGRESS] = {"NBO_PROGRESS", progress_names, NBO_ARRAY_LEN(progress_names), 0, 0},
+    [V_ALGORITHM] = {"NBO_ALGORITHM", alg_names, NBO_ARRAY_LEN(alg_names), 0, 0},
+    [V_SCHED] = {"NBO_PROGRESS_SCHED", sched_names, NBO_ARRAY_LEN(sched_names), 0, 0},
     [V_WINDOW] = {"NBO_WINDOW", NULL, 0, 1, 1 << 20},
     [V_BRUCK_MAX] = {"NBO_BRUCK_MAX", NULL, 0, 0, LONG_MAX},
     [V_TIMEOUT] = {"NBO_TIMEOUT", NULL, 0, 0, INT_MAX},
@@ -154,20 +155,20 @@ int nbo_config_from_env(nbo_config_t *c)
 
 const char *nbo_engine_name(nbo_engine_kind_t k)
 {
-    return (unsigned)k < 4 ? engine_names[k] : "?";
+    return (unsigned)k < NBO_ARRAY_LEN(engine_names) ? engine_names[k] : "?";
 }
 
 const char *nbo_progress_name(nbo_progress_mode_t m)
 {
-    return (unsigned)m < 3 ? progress_names[m] : "?";
+    return (unsigned)m < NBO_ARRAY_LEN(progress_names) ? progress_names[m] : "?";
 }
 
 const char *nbo_algorithm_name(nbo_algorithm_t a)
 {
-    return (unsigned)a < 3 ? alg_names[a] : "?";
+    return (unsigned)a < NBO_ARRAY_LEN(alg_names) ? alg_names[a] : "?";
 }
 
 const char *nbo_progress_sched_name(nbo_progress_sched_t s)
 {
-    return (unsigned)s < 3 ? sched_names[s] : "?";
+    return (unsigned)s < NBO_ARRAY_LEN(sched_names) ? sched_names[s] : "?";
 }

@@ -9,6 +9,7 @@
 #ifndef NBO_CORE_H
 #define NBO_CORE_H
 
+#include "../util/util.h" /* nbo_now, nbo_agree */
 #include <stdint.h>
 
 #include "../offload/engine.h"
@@ -89,7 +90,5 @@ void nbo_request_fail(struct nbo_request *r, int err);
  * distinguishes alltoall / alltoallv / persistent forms. */
 int nbo_check_call(struct nbo_comm *c, int kind, const size_t *sbytes, const size_t *rbytes);
 
-/* Monotonic seconds. */
-double nbo_now(void);
 
 #endif

@@ -10,13 +10,6 @@
 #include "core.h"
 #include "device/device.h"
 
-double nbo_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 int nbo_request_check(nbo_request_t *req)
 {
     if (!req)

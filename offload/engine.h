@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "nbo_export.h" /* nbo.h, its functions exported */
+#include "../util/util.h" /* nbo_now, nbo_agree: services every layer uses */
 #include "schedule.h"
 
 /* One running (or armed persistent) task list, as an engine sees it. */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "p3o_internal.h"
+#include "util.h" /* nbo_allmin */
 
 void p3o_options_init(p3o_options_t *o)
 {
@@ -31,8 +32,8 @@ struct p3o_plan *p3o_plan_check(p3o_plan_t plan)
  * another rank's failure gets that code, and a detail saying so. */
 static int agree(MPI_Comm comm, int rc)
 {
-    int all = rc;
-    if (MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
+    int all;
+    if (nbo_allmin(comm, rc, &all) != MPI_SUCCESS)
         return p3o_fail(P3O_ERR_MPI, "MPI_Allreduce failed while agreeing on a result");
     if (all != P3O_SUCCESS && rc == P3O_SUCCESS)
         p3o_fail(all, "another rank failed: %s", p3o_strerror(all));

@@ -48,11 +48,6 @@ void nbo_progress_wait(struct nbo_request *r);
 /* A request finished: wake whoever waits on one (lock held). */
 void nbo_progress_signal(void);
 
-/* Is the progress thread running, and its CPU time so far (seconds)?
- * For nbo_info and for the test that checks the thread sleeps. */
-int    nbo_progress_thread_running(void);
-double nbo_progress_thread_cpu(void);
-
 /* A request started on c (lock held).  The thread sleeps on engine
  * descriptors, which fire on their own for engines that have one; an engine
  * without one needs the thread woken to start polling it. */

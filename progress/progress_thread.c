@@ -54,7 +54,6 @@ static struct {
     int       fd_quiet[MAX_FDS];  /* out of the epoll set: its engine wants no events */
     int       fdless;         /* thread-mode comms whose engine has no fd */
     nbo_progress_sched_t sched; /* the first communicator's setting */
-    clockid_t cpu_clock;
     /* The driving waiter (nbo_progress_drive): its epoll set watches the
      * same descriptors plus its own eventfd. */
     int       drive_epfd, drive_wakefd;
@@ -380,7 +379,6 @@ int nbo_progress_thread_start(struct nbo_comm *c)
         T.stop = 0;
         if (pthread_create(&T.thread, NULL, thread_main, NULL) != 0)
             goto fail;
-        pthread_getcpuclockid(T.thread, &T.cpu_clock);
         pthread_setname_np(T.thread, "nbo-progress"); /* for top -H, perf, the tests */
         T.running = 1;
         pin(c->cfg.progress_cpu);
@@ -439,12 +437,3 @@ void nbo_progress_started(struct nbo_comm *c)
         wake();
 }
 
-int nbo_progress_thread_running(void) { return T.running; }
-
-double nbo_progress_thread_cpu(void)
-{
-    struct timespec ts;
-    if (!T.running || clock_gettime(T.cpu_clock, &ts) != 0)
-        return 0;
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}

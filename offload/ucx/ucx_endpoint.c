@@ -13,15 +13,6 @@
 #include "progress.h"
 #include "ucx_engine.h"
 
-/* Min over ranks of a local result (NBO codes are <= 0). */
-static int agree(MPI_Comm comm, int rc)
-{
-    int all = rc;
-    if (MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
-        return NBO_ERR_MPI;
-    return all;
-}
-
 /* The lowest id free on every rank.  Another thread of this process may
  * take the id between the allreduce and our claim: then all ranks retry. */
 static int agree_cid(MPI_Comm comm, unsigned *out)
@@ -119,7 +110,7 @@ static int connect_all(nbo_engine_comm_t *ec, const uint64_t *keys, const char *
 static int wait_requests(nbo_engine_comm_t *ec, void **reqs, int n, int limit_ms,
                          int stop_on_error)
 {
-    const double start = ucx_now();
+    const double start = nbo_now();
     int rc = NBO_SUCCESS;
     for (;;) {
         ucx_drain(ec);
@@ -139,7 +130,7 @@ static int wait_requests(nbo_engine_comm_t *ec, void **reqs, int n, int limit_ms
         }
         if (pending == 0 || (stop_on_error && rc != NBO_SUCCESS))
             return rc;
-        if (limit_ms > 0 && (ucx_now() - start) * 1e3 > limit_ms)
+        if (limit_ms > 0 && (nbo_now() - start) * 1e3 > limit_ms)
             return rc != NBO_SUCCESS ? rc : NBO_ERR_TIMEOUT;
         nbo_unlock();
         sched_yield();
@@ -281,7 +272,7 @@ int ucx_engine_open(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t **
     uint64_t *keys = NULL;
     if (rc == NBO_SUCCESS && !(keys = malloc((size_t)ec->size * sizeof(*keys))))
         rc = NBO_ERR_NOMEM;
-    rc = agree(comm, rc);
+    rc = nbo_agree(comm, rc);
     int all_remote = 1;
     if (rc == NBO_SUCCESS) {
         uint64_t me = ucx_host_key();
@@ -298,7 +289,7 @@ int ucx_engine_open(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t **
         nbo_unlock();
         shared = rc == NBO_SUCCESS;
     }
-    rc = agree(comm, rc);
+    rc = nbo_agree(comm, rc);
     if (rc == NBO_SUCCESS)
         rc = agree_cid(comm, &ec->cid);
     if (rc != NBO_SUCCESS)
@@ -312,7 +303,7 @@ int ucx_engine_open(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t **
     ec->peers = calloc((size_t)P, sizeof(*ec->peers));
     char *addrs = NULL;
     rc = lens && counts && displs && ec->peers ? NBO_SUCCESS : NBO_ERR_NOMEM;
-    rc = agree(comm, rc);
+    rc = nbo_agree(comm, rc);
     if (rc == NBO_SUCCESS &&
         MPI_Allgather(&mine, 1, MPI_UINT64_T, lens, 1, MPI_UINT64_T, comm) != MPI_SUCCESS)
         rc = NBO_ERR_MPI;
@@ -328,7 +319,7 @@ int ucx_engine_open(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t **
         addrs = malloc(total ? total : 1);
         if (!addrs && rc == NBO_SUCCESS)
             rc = NBO_ERR_NOMEM;
-        rc = agree(comm, rc);
+        rc = nbo_agree(comm, rc);
     }
     if (rc == NBO_SUCCESS && MPI_Allgatherv(ucx_g.addr, (int)ucx_g.addr_len, MPI_BYTE, addrs,
                                             counts, displs, MPI_BYTE, comm) != MPI_SUCCESS)

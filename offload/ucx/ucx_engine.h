@@ -195,7 +195,6 @@ void ucx_flush_done(void);
 /* A completion of op, from a UCX callback or the done queue. */
 void ucx_op_finish(ucx_op_t *op, int status);
 ucx_op_t *ucx_op_get(void);
-double ucx_now(void); /* monotonic seconds */
 void ucx_op_put(ucx_op_t *op);
 /* Wake a sleeping progress thread if completions became visible outside
  * its own pass. */

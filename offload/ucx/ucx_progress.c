@@ -16,13 +16,6 @@
 
 #include "ucx_engine.h"
 
-double ucx_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 ucx_op_t *ucx_op_get(void)
 {
     ucx_op_t *op = ucx_g.free_ops;
@@ -185,8 +178,8 @@ static void force_close(ucx_peer_t *p)
         p->failed = NBO_ERR_PEER;
     if (!UCS_PTR_IS_PTR(req))
         return;
-    double until = ucx_now() + UCX_CANCEL_MS * 1e-3;
-    while (ucp_request_check_status(req) == UCS_INPROGRESS && ucx_now() < until)
+    double until = nbo_now() + UCX_CANCEL_MS * 1e-3;
+    while (ucp_request_check_status(req) == UCS_INPROGRESS && nbo_now() < until)
         ucp_worker_progress(ucx_g.worker);
     ucp_request_free(req);
 }
@@ -221,8 +214,8 @@ void ucx_engine_cancel(nbo_engine_comm_t *ec, nbo_exec_t *x)
     for (int i = 0; i < n; i++)
         ucp_request_cancel(ucx_g.worker, reqs[i]); /* its callback frees it */
     free(reqs);
-    double until = ucx_now() + UCX_CANCEL_MS * 1e-3;
-    while (has_ops_of(ec, x) && ucx_now() < until)
+    double until = nbo_now() + UCX_CANCEL_MS * 1e-3;
+    while (has_ops_of(ec, x) && nbo_now() < until)
         ucx_drain(ec);
 
     /* 3. Still there: close the endpoint under them where UCX allows it. */

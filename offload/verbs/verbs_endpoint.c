@@ -140,14 +140,6 @@ static int connect_qp(nbo_engine_comm_t *ec, int p, const wire_addr_t *their)
     return NBO_SUCCESS;
 }
 
-static int agree(MPI_Comm comm, int rc)
-{
-    int all = rc;
-    if (MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
-        return NBO_ERR_MPI;
-    return all;
-}
-
 int verbs_engine_open(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t **out)
 {
     (void)cfg;
@@ -168,7 +160,7 @@ int verbs_engine_open(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t 
         rc = ec->peers ? open_local(ec, mine) : NBO_ERR_NOMEM;
     }
     /* Every rank reaches each collective step, whatever happened locally. */
-    rc = agree(comm, rc);
+    rc = nbo_agree(comm, rc);
     if (rc == NBO_SUCCESS &&
         MPI_Alltoall(mine, sizeof(wire_addr_t), MPI_BYTE, theirs, sizeof(wire_addr_t), MPI_BYTE,
                      comm) != MPI_SUCCESS)
@@ -179,7 +171,7 @@ int verbs_engine_open(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t 
                 rc = connect_qp(ec, p, &theirs[p]);
     /* No rank sends before every QP it sends to is ready to receive. */
     if (rc != NBO_ERR_MPI)
-        rc = agree(comm, rc);
+        rc = nbo_agree(comm, rc);
     free(mine);
     free(theirs);
     if (rc != NBO_SUCCESS) {
