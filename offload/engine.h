@@ -10,9 +10,13 @@
  * Engines live in offload/<name>/ and export only their ops table; nothing
  * outside the folder knows their internals.
  *
- * Threading: the core calls every op with the progress lock held, so an
- * engine needs no locking of its own for state it shares with these calls.
- * event_fd() is the only descriptor the progress thread sleeps on.
+ * Threading: one lock (progress/ owns it) guards every request,
+ * communicator and engine.  The core calls every op with it held, except
+ * probe, open and close, which are collective or slow and run without it:
+ * an engine whose state is shared by all its communicators (one UCX worker
+ * per process, say) takes the lock itself there, with nbo_lock/nbo_unlock
+ * below, and never waits on a peer while holding it.  event_fd() is the
+ * only descriptor the progress thread sleeps on.
  */
 #ifndef NBO_ENGINE_H
 #define NBO_ENGINE_H
@@ -108,6 +112,10 @@ typedef struct nbo_engine_ops {
 extern const nbo_engine_ops_t *const nbo_engines[];
 
 /* The built engine of this kind, or NULL. */
+/* The lock of the threading rule above (for probe, open and close only). */
+void nbo_lock(void);
+void nbo_unlock(void);
+
 const nbo_engine_ops_t *nbo_engine_find(nbo_engine_kind_t kind);
 
 #endif /* NBO_ENGINE_H */

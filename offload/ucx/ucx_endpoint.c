@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "progress.h"
 #include "ucx_engine.h"
 
 /* The lowest id free on every rank.  Another thread of this process may

@@ -5,7 +5,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "progress.h"
 #include "ucx_engine.h"
 
 ucx_shared_t ucx_g = {.efd = -1};
