@@ -4,13 +4,13 @@
 # passed.  NBO_VERBS_SUITE_NP may narrow the process counts (default "2 3");
 # NBO_VERBS_SOAK_OPS sets the soak's count (default below);
 # NBO_VERBS_SUITE_ONLY="link soak" runs only those parts (names: check,
-# more, fault, link, soak); NBO_VERBS_SUITE_NEGATIVE=1 also runs the link
+# more, fault, link, soak, mixed); NBO_VERBS_SUITE_NEGATIVE=1 also runs the link
 # test without cutting the link, which must be judged a failure.
 set -u
 build=$1
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../../scripts/softroce/port-active.sh"
-only=${NBO_VERBS_SUITE_ONLY:-check more fault link soak}
+only=${NBO_VERBS_SUITE_ONLY:-check more fault link soak mixed}
 want() { case " $only " in *" $1 "*) return 0 ;; esac; return 1; }
 export UCX_TLS=sm,self          # MPICH's own traffic stays off rxe (docs/engine-verbs.md)
 export NBO_ENGINE=verbs NBO_VERBS_DEVICE=rxe0 NBO_VERBS_EXPECT_DEVICE=rxe0
@@ -155,6 +155,21 @@ if want soak; then
     for progress in inline thread; do
         step "soak verbs/$progress P=2 $soak_ops ops" $soak_limit env NBO_PROGRESS=$progress NBO_SOAK_RDMA=1 \
             mpiexec -n 2 "$build/tests/reliability/test_soak" "$soak_ops"
+    done
+fi
+
+# libnbo-mpi's mixed stress program (tests/pmpi/t_mixed.c) with the verbs
+# engine: its all-to-alls on libnbo, MPI's own collectives beside them, any
+# completion call, 20,000 operations (30-50 s per mode in the guest).
+# NBO_VERBS_MIXED_OPS and NBO_VERBS_MIXED_NP (default 4) change them.
+mixed_ops=${NBO_VERBS_MIXED_OPS:-20000}
+mixed_np=${NBO_VERBS_MIXED_NP:-4}
+if want mixed && [ -x "$build/tests/pmpi/pt_mixed" ]; then
+    for progress in inline thread; do
+        step "pmpi mixed verbs/$progress P=$mixed_np $mixed_ops ops" $((300 + mixed_ops / 100)) \
+            env NBO_PROGRESS=$progress LD_PRELOAD="$build/pmpi/libnbo-mpi.so" \
+            mpiexec -n "$mixed_np" "$build/tests/pmpi/pt_mixed" --ops="$mixed_ops" \
+            --seed="$mixed_np" --expect=nbo
     done
 fi
 
