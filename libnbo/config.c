@@ -49,6 +49,8 @@ static const struct var {
     const char *const *names; /* NULL: an integer */
     int                nnames;
     long               lo, hi;
+    const char        *word; /* an integer's one keyword (or NULL) ... */
+    long               word_value; /* ... and what it stands for */
 } vars[V_COUNT] = {
     [V_ENGINE] = {"NBO_ENGINE", engine_names, NBO_ARRAY_LEN(engine_names), 0, 0},
     [V_PROGRESS] = {"NBO_PROGRESS", progress_names, NBO_ARRAY_LEN(progress_names), 0, 0},
@@ -57,7 +59,7 @@ static const struct var {
     [V_WINDOW] = {"NBO_WINDOW", NULL, 0, 1, 1 << 20},
     [V_BRUCK_MAX] = {"NBO_BRUCK_MAX", NULL, 0, 0, LONG_MAX},
     [V_TIMEOUT] = {"NBO_TIMEOUT", NULL, 0, 0, INT_MAX},
-    [V_PROGRESS_CPU] = {"NBO_PROGRESS_CPU", NULL, 0, -1, 1 << 16},
+    [V_PROGRESS_CPU] = {"NBO_PROGRESS_CPU", NULL, 0, -1, 1 << 16, "last", NBO_PROGRESS_CPU_LAST},
     [V_SPIN_US] = {"NBO_SPIN_US", NULL, 0, 0, 1000000},
     [V_CHECK] = {"NBO_CHECK", NULL, 0, 0, 1},
     [V_CUDA_CHUNK] = {"NBO_CUDA_CHUNK", NULL, 0, 4096, 1L << 30},
@@ -67,8 +69,8 @@ static const struct var {
  * it is not valid. */
 static long parse(const struct var *v, const char *value)
 {
-    if (v == &vars[V_PROGRESS_CPU] && strcasecmp(value, "last") == 0)
-        return NBO_PROGRESS_CPU_LAST;
+    if (v->word && strcasecmp(value, v->word) == 0)
+        return v->word_value;
     if (v->names) {
         for (int i = 0; i < v->nnames; i++)
             if (strcasecmp(value, v->names[i]) == 0)
@@ -120,8 +122,8 @@ int nbo_config_set(nbo_config_t *c, const char *name, const char *value)
 static void expected(const struct var *v, char *out, size_t len)
 {
     if (!v->names) {
-        snprintf(out, len, "an integer in [%ld, %ld]%s", v->lo, v->hi,
-                 v == &vars[V_PROGRESS_CPU] ? " or last" : "");
+        snprintf(out, len, "an integer in [%ld, %ld]%s%s", v->lo, v->hi,
+                 v->word ? " or " : "", v->word ? v->word : "");
         return;
     }
     size_t n = 0;

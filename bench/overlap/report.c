@@ -141,7 +141,7 @@ void report_verdicts(FILE *out, const result_t *rows, int n, int inline_rows)
             for (int j = i; j < n; j++) {
                 const result_t *r = &rows[j];
                 if (r->size != size || strncmp(r->method, "nbo:", 4) != 0 ||
-                    (!inline_rows && strstr(r->method, "/inline")))
+                    (!inline_rows && strcmp(r->progress, "inline") == 0))
                     continue;
                 if (pass == 0 && blocking && r->pure > 2 * blocking->pure)
                     continue;

@@ -226,6 +226,8 @@ static void config_set(void **state)
     assert_int_equal(c.cuda_chunk, 65536);
     assert_int_equal(nbo_config_set(&c, "NBO_PROGRESS_CPU", "-1"), NBO_SUCCESS);
     assert_int_equal(c.progress_cpu, -1);
+    assert_int_equal(nbo_config_set(&c, "NBO_PROGRESS_CPU", "Last"), NBO_SUCCESS);
+    assert_int_equal(c.progress_cpu, NBO_PROGRESS_CPU_LAST);
     /* Bad values leave the field as it was. */
     assert_int_equal(nbo_config_set(&c, "NBO_WINDOW", "abc"), NBO_ERR_CONFIG);
     assert_int_equal(nbo_config_set(&c, "NBO_WINDOW", ""), NBO_ERR_CONFIG);
