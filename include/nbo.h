@@ -34,6 +34,13 @@
 extern "C" {
 #endif
 
+/* libnbo's own sources are compiled with hidden visibility and with
+ * NBO_BUILDING_LIBNBO defined: the functions declared here, and only
+ * they, are exported from libnbo.so (libnbo/libnbo.map versions them). */
+#if defined(NBO_BUILDING_LIBNBO) && defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 /* ---------------------------------------------------------------- version */
 
 #include "nbo_version.h" /* NBO_VERSION_MAJOR, _MINOR, _PATCH, _STRING (meson) */
@@ -376,6 +383,10 @@ int nbo_request_print(nbo_request_t req, FILE *out);
  * stops when the last one is freed.  libnbo has no init or finalize call of
  * its own.
  */
+
+#if defined(NBO_BUILDING_LIBNBO) && defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

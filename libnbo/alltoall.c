@@ -4,7 +4,6 @@
  */
 #include <string.h>
 
-#include "../progress/progress.h"
 #include "core.h"
 #include "device/device.h"
 

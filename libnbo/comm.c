@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../progress/progress.h"
 #include "core.h"
 
 /* nbo_comm_free's agreement, bounded by NBO_TIMEOUT: a peer that died
@@ -57,11 +56,14 @@ static int agree_bounded(MPI_Comm comm, int rc, int timeout_ms)
     return rc == NBO_ERR_TIMEOUT ? rc : NBO_ERR_MPI;
 }
 
+/* Every live communicator (lock held). */
+static struct nbo_comm *comms;
+
 struct nbo_comm *nbo_comm_lookup(nbo_comm_t comm)
 {
     if (!comm)
         return NULL;
-    for (struct nbo_comm *c = nbo_progress_comms(); c; c = c->next)
+    for (struct nbo_comm *c = comms; c; c = c->next)
         if (c == comm)
             return c->magic == NBO_COMM_MAGIC ? c : NULL;
     return NULL;
@@ -120,6 +122,16 @@ static int choose_progress(struct nbo_comm *c, nbo_progress_mode_t want)
     return NBO_SUCCESS;
 }
 
+static void comms_unlink(struct nbo_comm *c)
+{
+    for (struct nbo_comm **p = &comms; *p; p = &(*p)->next)
+        if (*p == c) {
+            *p = c->next;
+            break;
+        }
+    c->next = NULL;
+}
+
 int nbo_comm_create(MPI_Comm comm, const nbo_config_t *config, nbo_comm_t *out)
 {
     if (!out)
@@ -172,13 +184,19 @@ int nbo_comm_create(MPI_Comm comm, const nbo_config_t *config, nbo_comm_t *out)
     rc = nbo_agree(c->comm, choose_progress(c, c->cfg.progress));
     if (rc == NBO_SUCCESS) {
         c->magic = NBO_COMM_MAGIC;
+        nbo_comm_source_init(c);
         nbo_lock();
-        rc = nbo_progress_add(c);
+        rc = nbo_progress_add(&c->source);
+        if (rc == NBO_SUCCESS) {
+            c->next = comms;
+            comms = c;
+        }
         nbo_unlock();
         rc = nbo_agree(c->comm, rc);
         if (rc != NBO_SUCCESS) {
             nbo_lock();
-            nbo_progress_remove(c);
+            comms_unlink(c);
+            nbo_progress_remove(&c->source);
             nbo_unlock();
         }
     }
@@ -222,7 +240,8 @@ int nbo_comm_free(nbo_comm_t *comm)
     } else if (rc != NBO_SUCCESS)
         return rc;
     nbo_lock();
-    nbo_progress_remove(c);
+    comms_unlink(c);
+    nbo_progress_remove(&c->source);
     c->magic = 0;
     nbo_unlock();
     c->ops->close(c->ec, broken);

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "nbo_export.h" /* nbo.h, its functions exported */
+#include <nbo.h>
 #include "util.h"
 
 /* Defaults.  W = 8 and Bruck up to 256 B per peer: see docs/configuration.md

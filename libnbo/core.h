@@ -4,7 +4,8 @@
  * A request owns its compiled schedule (nbo_sched_t) and the execution state
  * of one run of it (nbo_exec_t plus the cursor and per-WAIT counters).  A
  * persistent request keeps the schedule and re-arms the state on each start.
- * All of it is guarded by the progress lock (progress/progress.h).
+ * All of it is guarded by the progress lock (progress/progress.h); each
+ * communicator is a source of the progress service (progress_hooks.c).
  */
 #ifndef NBO_CORE_H
 #define NBO_CORE_H
@@ -13,8 +14,9 @@
 #include <stdint.h>
 
 #include "../offload/engine.h"
+#include "../progress/progress.h"
 #include "datatype.h"
-#include "nbo_export.h" /* nbo.h, its functions exported */
+#include <nbo.h>
 #include "schedule.h"
 
 struct nbo_stage; /* device/device.h: staging of GPU buffers, NULL for host */
@@ -35,6 +37,7 @@ struct nbo_comm {
     int                     live;       /* requests created and not yet freed */
     int                     broken;     /* a peer or link failed: free is local */
     struct nbo_request     *active;     /* started, not yet complete */
+    nbo_progress_source_t   source;     /* what progress/ polls */
     struct nbo_comm        *next;       /* in the list of all communicators */
 };
 
@@ -67,6 +70,9 @@ struct nbo_request {
 
 /* Look up a live communicator handle: NULL if it is not one. */
 struct nbo_comm *nbo_comm_lookup(nbo_comm_t comm);
+
+/* Fill c->source from the resolved configuration and engine. */
+void nbo_comm_source_init(struct nbo_comm *c);
 
 /* Checks shared by every entry point; return NBO_SUCCESS or an error. */
 int nbo_request_check(nbo_request_t *req);

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nbo_export.h" /* nbo.h, its functions exported */
+#include <nbo.h>
 
 int nbo_dtype_query(MPI_Datatype type, MPI_Comm comm, nbo_dtype_t *out)
 {

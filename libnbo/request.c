@@ -6,7 +6,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "../progress/progress.h"
 #include "core.h"
 #include "device/device.h"
 
@@ -139,7 +138,7 @@ int nbo_request_begin(struct nbo_request *r)
         }
     }
     nbo_request_advance(r);
-    nbo_progress_started(c);
+    nbo_progress_started(&c->source);
     return NBO_SUCCESS;
 }
 
@@ -320,6 +319,11 @@ int nbo_progress(void)
     return n;
 }
 
+static int request_done(const void *arg)
+{
+    return ((const struct nbo_request *)arg)->state != REQ_ACTIVE;
+}
+
 int nbo_wait(nbo_request_t *req)
 {
     int rc = nbo_request_check(req);
@@ -328,7 +332,7 @@ int nbo_wait(nbo_request_t *req)
     if (rc != NBO_SUCCESS)
         return rc;
     nbo_lock();
-    nbo_progress_wait(*req);
+    nbo_progress_wait((*req)->comm->cfg.progress, request_done, *req);
     rc = collect(req);
     nbo_unlock();
     return rc;

@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "nbo_export.h" /* nbo.h, its functions exported */
+#include <nbo.h>
 
 /* Which buffer a byte range lives in. */
 typedef enum {

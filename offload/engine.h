@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "nbo_export.h" /* nbo.h, its functions exported */
+#include <nbo.h>
 #include "../util/util.h" /* nbo_now, nbo_agree: services every layer uses */
 #include "schedule.h"
 

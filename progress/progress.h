@@ -1,71 +1,87 @@
 /*
- * progress.h - the progress engine: who advances task lists, and when.
+ * progress.h - the progress service: who advances work, and when.
  *
- * One lock guards every request, communicator and engine call.  Task lists
- * advance in nbo_progress_poll(): each communicator's engine reports
- * completions, then each active request runs as far as its next unmet WAIT.
+ * The service knows sources, not requests.  A source (libnbo registers one
+ * per communicator) hands it three hooks: poll (drive the engine and the
+ * work on it), arm (get ready to sleep on its descriptor) and busy (is
+ * work running, and by when must it be polled again).  The service owns
+ * the one lock that guards every request, communicator and engine call,
+ * the background thread, its epoll sets and its sleep policy.
  *
- *   inline  the application's nbo_test/nbo_wait poll the inline
- *           communicators;
+ *   inline  the application's calls (nbo_test, nbo_wait, nbo_progress)
+ *           poll the inline sources;
  *   thread  one background thread per process polls the thread-mode
- *           communicators and, when nothing can advance, sleeps in epoll on
- *           their engines' event descriptors (progress_thread.c).  A
- *           waiter sleeps on the same descriptors and runs the events
- *           itself while the thread stands aside; other waiters block on
- *           a condition variable; nobody spins.
+ *           sources and, when nothing can advance, sleeps in epoll on
+ *           their descriptors (progress_thread.c).  A waiter sleeps on
+ *           the same descriptors and runs the events itself while the
+ *           thread stands aside; other waiters block on a condition
+ *           variable; nobody spins.
  */
 #ifndef NBO_PROGRESS_H
 #define NBO_PROGRESS_H
 
 #include <pthread.h>
 
-#include "nbo_export.h" /* nbo.h, its functions exported */
+#include <nbo.h> /* nbo_progress_mode_t, nbo_progress_sched_t, NBO_ERR_* */
 
-struct nbo_comm;
-struct nbo_request;
+/* What arm answers. */
+enum {
+    NBO_PROGRESS_ARMED = 0, /* the descriptor fires on the next event: sleep */
+    NBO_PROGRESS_QUIET,     /* no events wanted: stop watching it, sleep */
+    NBO_PROGRESS_PENDING    /* events are waiting: poll again, do not sleep */
+};
+
+/* A source's hooks; the service calls them with the lock held. */
+typedef struct nbo_progress_hooks {
+    /* One pass: engine completions, then the work they unblock.  Returns
+     * the number of completions seen (>= 0). */
+    int (*poll)(void *arg, double now);
+    /* Before sleeping on the descriptor: NBO_PROGRESS_ARMED, _QUIET or
+     * _PENDING.  NULL: always armed. */
+    int (*arm)(void *arg);
+    /* 1 if work is running.  *deadline: the time (nbo_now) by which it
+     * must be polled again, for its timeout; left alone if none. */
+    int (*busy)(void *arg, double *deadline);
+} nbo_progress_hooks_t;
+
+typedef struct nbo_progress_source {
+    /* Set by the owner before nbo_progress_add, constant after. */
+    const nbo_progress_hooks_t *hooks;
+    void                *arg;
+    nbo_progress_mode_t  mode;   /* NBO_PROGRESS_INLINE or _THREAD */
+    int                  fd;     /* descriptor to sleep on; -1: polled */
+    int                  spin_us; /* poll this long before sleeping */
+    int                  cpu;    /* thread mode, first source: pin (or -1) */
+    nbo_progress_sched_t sched;  /* thread mode, first source: class */
+    /* The service's. */
+    struct nbo_progress_source *next;
+} nbo_progress_source_t;
 
 void nbo_lock(void);
 void nbo_unlock(void);
 /* pthread_cond_wait on the lock (held). */
 void nbo_lock_wait(pthread_cond_t *cv);
 
-/* Add or remove a communicator from the set that is progressed (lock held).
- * The first thread-mode communicator starts the progress thread, the last
- * one removed stops it. */
-int  nbo_progress_add(struct nbo_comm *c);
-void nbo_progress_remove(struct nbo_comm *c);
+/* Add or remove a source (lock held).  The first thread-mode source starts
+ * the progress thread, the last one removed stops it. */
+int  nbo_progress_add(nbo_progress_source_t *s);
+void nbo_progress_remove(nbo_progress_source_t *s);
 
-/* The list of all live communicators (lock held). */
-struct nbo_comm *nbo_progress_comms(void);
-
-/* One pass over every communicator of the given mode (lock held).  Returns
- * the number of completions seen. */
+/* One pass over every source of the given mode (lock held).  Returns the
+ * number of completions seen. */
 int nbo_progress_poll(nbo_progress_mode_t mode);
 
-/* Block until r is no longer active (lock held; dropped while sleeping). */
-void nbo_progress_wait(struct nbo_request *r);
+/* Block until done(arg) is true, progressing the sources of `mode` (lock
+ * held; dropped while sleeping).  Whoever makes done true calls
+ * nbo_progress_signal. */
+void nbo_progress_wait(nbo_progress_mode_t mode, int (*done)(const void *arg), const void *arg);
 
-/* A request finished: wake whoever waits on one (lock held). */
+/* Something a waiter may wait for happened (lock held). */
 void nbo_progress_signal(void);
 
-/* A request started on c (lock held).  The thread sleeps on engine
- * descriptors, which fire on their own for engines that have one; an engine
- * without one needs the thread woken to start polling it. */
-void nbo_progress_started(struct nbo_comm *c);
-
-/* progress_thread.c, lock held: start/stop the thread, and tell it that the
- * set of descriptors changed. */
-int  nbo_progress_thread_start(struct nbo_comm *c);
-void nbo_progress_thread_stop(struct nbo_comm *c);
-
-/* The caller, waiting for thread-mode request r, runs its events itself
- * until r ends, sleeping on the engines' descriptors while the thread
- * stands aside (lock held; dropped while sleeping).  Returns 0 without
- * doing anything when it cannot: another waiter drives, or an engine has no
- * descriptor. */
-int  nbo_progress_drive(struct nbo_request *r);
-
-/* A request finished (lock held): wake a driving waiter that sleeps. */
-void nbo_progress_thread_finished(void);
+/* Work started on s (lock held): the thread sleeps on descriptors, which
+ * fire on their own; a polled source, or one whose descriptor is out of
+ * the set (quiet), needs the thread woken. */
+void nbo_progress_started(nbo_progress_source_t *s);
 
 #endif

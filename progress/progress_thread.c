@@ -1,12 +1,13 @@
 /*
  * progress_thread.c - one background thread per process that drives the
- * task lists of thread-mode communicators.
+ * thread-mode sources (one per thread-mode communicator).
  *
- * Loop: poll until nothing completes; arm every engine descriptor (an
- * engine that answers "events pending" gets polled again instead of
+ * Loop: poll until nothing completes; arm every source's descriptor (a
+ * source that answers "events pending" gets polled again instead of
  * sleeping); then sleep in epoll_wait with the lock released.  One wake-up
- * per event, no spinning unless NBO_SPIN_US asks for a short spin first.
- * Engines without a descriptor (MPI) are polled every POLL_US instead.
+ * per event, no spinning unless a source asks for a short spin first
+ * (NBO_SPIN_US).  Sources without a descriptor (the MPI engine) are polled
+ * every POLL_US instead.
  *
  * The thread is named "nbo-progress".  While it sleeps on descriptors it
  * runs SCHED_BATCH by default (NBO_PROGRESS_SCHED=auto): the events that
@@ -37,8 +38,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../libnbo/core.h"
-#include "progress.h"
+#include "../util/util.h" /* nbo_now */
+#include "progress_thread.h"
 
 #define MAX_FDS 64
 #define POLL_US 50        /* engines without a descriptor */
@@ -52,8 +53,8 @@ static struct {
     int       epfd, wakefd;
     int       fds[MAX_FDS], fd_refs[MAX_FDS], nfds;
     int       fd_quiet[MAX_FDS];  /* out of the epoll set: its engine wants no events */
-    int       fdless;         /* thread-mode comms whose engine has no fd */
-    nbo_progress_sched_t sched; /* the first communicator's setting */
+    int       fdless;         /* thread-mode sources without a descriptor */
+    nbo_progress_sched_t sched; /* the first source's setting */
     /* The driving waiter (nbo_progress_drive): its epoll set watches the
      * same descriptors plus its own eventfd. */
     int       drive_epfd, drive_wakefd;
@@ -62,11 +63,6 @@ static struct {
     pthread_cond_t driver_left;
 } T = {.epfd = -1, .wakefd = -1, .drive_epfd = -1, .drive_wakefd = -1,
        .driver_left = PTHREAD_COND_INITIALIZER};
-
-static int comm_fd(struct nbo_comm *c)
-{
-    return c->ops->event_fd ? c->ops->event_fd(c->ec) : -1;
-}
 
 /* The slot of a descriptor in T.fds, or -1. */
 static int fd_slot(int fd)
@@ -92,7 +88,7 @@ static int epoll_watch(int fd, int on)
     return 0;
 }
 
-/* Several communicators may share one descriptor (one UCX worker). */
+/* Several sources may share one descriptor (one UCX worker). */
 static int fd_add(int fd)
 {
     int i = fd_slot(fd);
@@ -123,9 +119,9 @@ static void fd_del(int fd)
     T.fd_quiet[i] = T.fd_quiet[T.nfds];
 }
 
-/* Stop or resume watching a descriptor whose engine answered arm() with
- * NBO_ARM_QUIET: unread events on it would wake epoll_wait at once, for
- * ever. */
+/* Stop or resume watching a descriptor whose source answered arm with
+ * NBO_PROGRESS_QUIET: unread events on it would wake epoll_wait at once,
+ * for ever. */
 static void fd_watch(int fd, int on)
 {
     int i = fd_slot(fd);
@@ -162,52 +158,52 @@ static void wake(void)
     wake_driver();
 }
 
-/* Arm every thread-mode engine, idle ones too: a request may start on one
+/* Arm every thread-mode source, idle ones too: work may start on one
  * while we sleep, and only an armed descriptor fires for its completions.
- * Returns 1 if an engine has events pending (poll again, do not sleep);
- * *any_active says whether any request is running. */
-static int arm_all(int *any_active)
+ * Returns 1 if a source has events pending (poll again, do not sleep);
+ * *deadline: the earliest time a busy source must be polled again
+ * (infinite when none is busy, -infinite when one is busy without one). */
+static int arm_all(double *deadline, int *any_busy)
 {
-    *any_active = 0;
-    for (struct nbo_comm *c = nbo_progress_comms(); c; c = c->next) {
-        if (c->cfg.progress != NBO_PROGRESS_THREAD)
+    *any_busy = 0;
+    *deadline = 1e300;
+    for (nbo_progress_source_t *s = nbo_progress_sources(); s; s = s->next) {
+        if (s->mode != NBO_PROGRESS_THREAD)
             continue;
-        if (c->active)
-            *any_active = 1;
-        int rc = c->ops->arm ? c->ops->arm(c->ec) : NBO_SUCCESS;
-        if (rc != NBO_SUCCESS && rc != NBO_ARM_QUIET)
+        if (s->hooks->busy(s->arg, deadline))
+            *any_busy = 1;
+        int rc = s->hooks->arm ? s->hooks->arm(s->arg) : NBO_PROGRESS_ARMED;
+        if (rc == NBO_PROGRESS_PENDING)
             return 1;
-        if (c->ops->arm)
-            fd_watch(comm_fd(c), rc != NBO_ARM_QUIET);
+        if (s->hooks->arm)
+            fd_watch(s->fd, rc != NBO_PROGRESS_QUIET);
     }
     return 0;
 }
 
-/* How long we may sleep: until the earliest request timeout, at most
- * IDLE_MS; POLL_US granularity when a descriptor-less engine is active. */
-static int sleep_ms(int any_active)
+/* How long we may sleep: until the earliest deadline, at most IDLE_MS. */
+static int sleep_ms(double deadline)
 {
-    if (!any_active)
+    double ms = (deadline - nbo_now()) * 1e3;
+    if (ms > IDLE_MS)
         return IDLE_MS;
-    double now = nbo_now(), ms = IDLE_MS;
-    for (struct nbo_comm *c = nbo_progress_comms(); c; c = c->next) {
-        if (c->cfg.progress != NBO_PROGRESS_THREAD || c->cfg.timeout_ms <= 0)
-            continue;
-        for (struct nbo_request *r = c->active; r; r = r->next_active) {
-            double left = r->last_activity * 1e3 + c->cfg.timeout_ms - now * 1e3;
-            if (left < ms)
-                ms = left;
-        }
-    }
     return ms < 1 ? 1 : (int)ms + 1;
 }
 
+/* The driving waiter's condition (the thread has none: NULL). */
+typedef struct {
+    int (*done)(const void *);
+    const void *arg;
+} waiter_t;
+
+static int waiter_done(const waiter_t *w) { return w && w->done(w->arg); }
+
 /* Poll until nothing completed for spin_us, or until the driving
- * waiter's request r (NULL for the thread) ends. */
-static void spin(int spin_us, const struct nbo_request *r)
+ * waiter's condition holds. */
+static void spin(int spin_us, const waiter_t *w)
 {
     double until = nbo_now() + spin_us * 1e-6;
-    while (nbo_now() < until && (!r || r->state == REQ_ACTIVE))
+    while (nbo_now() < until && !waiter_done(w))
         if (nbo_progress_poll(NBO_PROGRESS_THREAD) > 0)
             until = nbo_now() + spin_us * 1e-6;
 }
@@ -215,9 +211,11 @@ static void spin(int spin_us, const struct nbo_request *r)
 static int max_spin_us(void)
 {
     int us = 0;
-    for (struct nbo_comm *c = nbo_progress_comms(); c; c = c->next)
-        if (c->cfg.progress == NBO_PROGRESS_THREAD && c->active && c->cfg.spin_us > us)
-            us = c->cfg.spin_us;
+    for (nbo_progress_source_t *s = nbo_progress_sources(); s; s = s->next) {
+        double ignored;
+        if (s->mode == NBO_PROGRESS_THREAD && s->spin_us > us && s->hooks->busy(s->arg, &ignored))
+            us = s->spin_us;
+    }
     return us;
 }
 
@@ -234,35 +232,35 @@ static void sleep_on(int epfd, int wakefd, int ms)
     nbo_lock();
 }
 
-/* Nothing advances: spin if NBO_SPIN_US asks, then arm the engines and
- * sleep until an event, with the lock released.  One policy for the
- * thread (r NULL) and for a driving waiter (r its request), each on its
- * own epoll set. */
-static void rest(const struct nbo_request *r)
+/* Nothing advances: spin if a source asks, then arm the sources and sleep
+ * until an event, with the lock released.  One policy for the thread (w
+ * NULL) and for a driving waiter, each on its own epoll set. */
+static void rest(const waiter_t *w)
 {
-    int active, us = max_spin_us();
+    int busy, us = max_spin_us();
+    double deadline;
     if (us > 0)
-        spin(us, r);
-    if (r && r->state != REQ_ACTIVE)
+        spin(us, w);
+    if (waiter_done(w))
         return;
-    if (arm_all(&active)) {
+    if (arm_all(&deadline, &busy)) {
         /* Events pending: poll again, but let other threads take the lock
          * in between, or a stream of early messages could keep them out
          * for good. */
         nbo_unlock();
         sched_yield();
         nbo_lock();
-    } else if (r) {
+    } else if (w) {
         T.driver_asleep = 1;
-        sleep_on(T.drive_epfd, T.drive_wakefd, sleep_ms(active));
+        sleep_on(T.drive_epfd, T.drive_wakefd, sleep_ms(deadline));
         T.driver_asleep = 0;
-    } else if (T.fdless && active) {
+    } else if (T.fdless && busy) {
         struct timespec ts = {0, POLL_US * 1000};
         nbo_unlock();
         nanosleep(&ts, NULL);
         nbo_lock();
     } else
-        sleep_on(T.epfd, T.wakefd, sleep_ms(active));
+        sleep_on(T.epfd, T.wakefd, sleep_ms(deadline));
 }
 
 static void *thread_main(void *arg)
@@ -283,20 +281,21 @@ static void *thread_main(void *arg)
     return NULL;
 }
 
-int nbo_progress_drive(struct nbo_request *r)
+int nbo_progress_drive(int (*done)(const void *), const void *arg)
 {
-    /* An engine without a descriptor leaves nothing to sleep on. */
+    const waiter_t w = {done, arg};
+    /* A source without a descriptor leaves nothing to sleep on. */
     if (!T.running || T.driving || T.fdless)
         return 0;
     /* The thread steps aside now, not at the next event, where it would
      * contend for the lock with us.  The caller has just polled. */
     T.driving = 1;
     kick(T.wakefd);
-    /* A communicator with a polled engine created meanwhile (creating it
-     * wakes us) needs the thread back: leave, the caller then blocks. */
-    while (r->state == REQ_ACTIVE && !T.fdless) {
-        rest(r);
-        if (r->state == REQ_ACTIVE) /* else the spin in rest() ended it */
+    /* A polled source added meanwhile (adding it wakes us) needs the
+     * thread back: leave, the caller then blocks. */
+    while (!done(arg) && !T.fdless) {
+        rest(&w);
+        if (!done(arg)) /* else the spin in rest() ended it */
             nbo_progress_poll(NBO_PROGRESS_THREAD);
     }
     T.driving = 0;
@@ -306,12 +305,12 @@ int nbo_progress_drive(struct nbo_request *r)
 
 void nbo_progress_thread_finished(void)
 {
-    wake_driver(); /* another thread's poll may have ended its request */
+    wake_driver(); /* another thread's poll may have ended its wait */
 }
 
 /* Give the thread the class its setting asks for; auto depends on whether
- * a polled engine is in use, so this runs whenever that set changes (a
- * communicator created or freed: never on a hot path). */
+ * a polled source is in use, so this runs whenever that set changes (a
+ * source added or removed: never on a hot path). */
 static void schedule(void)
 {
     int batch = T.sched == NBO_PROGRESS_SCHED_BATCH ||
@@ -371,7 +370,7 @@ static void close_sets(void)
     }
 }
 
-int nbo_progress_thread_start(struct nbo_comm *c)
+int nbo_progress_thread_start(nbo_progress_source_t *s)
 {
     if (!T.running) {
         if (open_set(&T.epfd, &T.wakefd) != 0 || open_set(&T.drive_epfd, &T.drive_wakefd) != 0)
@@ -381,10 +380,10 @@ int nbo_progress_thread_start(struct nbo_comm *c)
             goto fail;
         pthread_setname_np(T.thread, "nbo-progress"); /* for top -H, perf, the tests */
         T.running = 1;
-        pin(c->cfg.progress_cpu);
-        T.sched = c->cfg.progress_sched;
+        pin(s->cpu);
+        T.sched = s->sched;
     }
-    int fd = comm_fd(c);
+    int fd = s->fd;
     int rc = fd >= 0 ? fd_add(fd) : NBO_SUCCESS;
     if (rc != NBO_SUCCESS) {
         if (T.users == 0)
@@ -402,10 +401,10 @@ fail:
     return NBO_ERR_INTERNAL;
 }
 
-void nbo_progress_thread_stop(struct nbo_comm *c)
+void nbo_progress_thread_stop(nbo_progress_source_t *s)
 {
-    if (c) {
-        int fd = comm_fd(c);
+    if (s) {
+        int fd = s->fd;
         if (fd >= 0)
             fd_del(fd);
         else
@@ -426,14 +425,14 @@ void nbo_progress_thread_stop(struct nbo_comm *c)
     T.nfds = 0;
 }
 
-/* A request started: the thread must poll or re-arm for it unless its
+/* Work started: the thread must poll or re-arm for it unless its
  * descriptor is being watched. */
-void nbo_progress_started(struct nbo_comm *c)
+void nbo_progress_started(nbo_progress_source_t *s)
 {
-    if (c->cfg.progress != NBO_PROGRESS_THREAD)
+    if (s->mode != NBO_PROGRESS_THREAD)
         return;
-    int fd = comm_fd(c), i = fd < 0 ? -1 : fd_slot(fd);
-    if (fd < 0 || (i >= 0 && T.fd_quiet[i]))
+    int i = s->fd < 0 ? -1 : fd_slot(s->fd);
+    if (s->fd < 0 || (i >= 0 && T.fd_quiet[i]))
         wake();
 }
 

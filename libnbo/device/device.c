@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "device.h"
-#include "nbo_export.h" /* nbo.h, its functions exported */
+#include <nbo.h>
 
 #if NBO_HAVE_CUDA
 

@@ -25,7 +25,6 @@
 
 #include <cuda_runtime_api.h>
 
-#include "../../progress/progress.h"
 #include "../core.h"
 #include "device.h"
 

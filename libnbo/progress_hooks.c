@@ -1,0 +1,65 @@
+/*
+ * progress_hooks.c - a communicator as a source of the progress service
+ * (progress/progress.h): the hooks it calls, with the lock held.
+ */
+#include "core.h"
+
+/* Engine completions first, then let every active request run. */
+static int comm_poll(void *arg, double now)
+{
+    struct nbo_comm *c = arg;
+    int n = c->ops->progress(c->ec);
+    struct nbo_request *r = c->active, *next;
+    for (; r; r = next) {
+        next = r->next_active;
+        if (n < 0)
+            nbo_request_fail(r, n);
+        else if (r->status != NBO_SUCCESS)
+            nbo_request_fail(r, r->status); /* a task reported an error */
+        else {
+            nbo_request_advance(r);
+            if (r->state == REQ_ACTIVE && c->cfg.timeout_ms > 0 &&
+                (now - r->last_activity) * 1e3 > c->cfg.timeout_ms)
+                nbo_request_fail(r, NBO_ERR_TIMEOUT);
+        }
+    }
+    return n < 0 ? 0 : n;
+}
+
+static int comm_arm(void *arg)
+{
+    struct nbo_comm *c = arg;
+    int rc = c->ops->arm(c->ec);
+    return rc == NBO_SUCCESS ? NBO_PROGRESS_ARMED
+           : rc == NBO_ARM_QUIET ? NBO_PROGRESS_QUIET
+                                 : NBO_PROGRESS_PENDING;
+}
+
+/* Busy while a request runs; due again at the earliest request timeout. */
+static int comm_busy(void *arg, double *deadline)
+{
+    struct nbo_comm *c = arg;
+    if (c->cfg.timeout_ms > 0)
+        for (struct nbo_request *r = c->active; r; r = r->next_active) {
+            double due = r->last_activity + c->cfg.timeout_ms * 1e-3;
+            if (due < *deadline)
+                *deadline = due;
+        }
+    return c->active != NULL;
+}
+
+static const nbo_progress_hooks_t hooks_armed = {comm_poll, comm_arm, comm_busy};
+static const nbo_progress_hooks_t hooks_plain = {comm_poll, NULL, comm_busy};
+
+void nbo_comm_source_init(struct nbo_comm *c)
+{
+    nbo_progress_source_t *s = &c->source;
+    s->hooks = c->ops->arm ? &hooks_armed : &hooks_plain;
+    s->arg = c;
+    s->mode = c->cfg.progress;
+    s->fd = c->ops->event_fd ? c->ops->event_fd(c->ec) : -1;
+    s->spin_us = c->cfg.spin_us;
+    s->cpu = c->cfg.progress_cpu;
+    s->sched = c->cfg.progress_sched;
+    s->next = NULL;
+}
