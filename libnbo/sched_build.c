@@ -118,11 +118,13 @@ void sched_build_wait(sched_build_t *b, const int *idx, int n)
     b->s->nwaits++;
 }
 
-int sched_build_finish(sched_build_t *b)
+int sched_build_finish(sched_build_t *b, int rc)
 {
-    if (b->err) {
-        nbo_sched_destroy(b->s);
-        return b->err;
+    if (rc == NBO_SUCCESS)
+        rc = b->err;
+    if (rc != NBO_SUCCESS) {
+        free(b->s->tasks);
+        memset(b->s, 0, sizeof(*b->s));
     }
-    return NBO_SUCCESS;
+    return rc;
 }

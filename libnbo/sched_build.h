@@ -31,8 +31,9 @@ void sched_build_wait(sched_build_t *b, const int *idx, int n);
 /* Index the next appended task will get. */
 static inline int sched_build_next(const sched_build_t *b) { return b->s->ntasks; }
 
-/* NBO_SUCCESS or the sticky error; on error the schedule is destroyed. */
-int sched_build_finish(sched_build_t *b);
+/* rc (a compiler's result) or else the sticky error.  On any error the
+ * tasks built so far are freed and the schedule is left empty. */
+int sched_build_finish(sched_build_t *b, int rc);
 
 /* The compilers, one per algorithm. */
 int nbo_compile_pairwise(const nbo_sched_args_t *a, sched_build_t *b);

@@ -24,11 +24,7 @@ int nbo_sched_compile(const nbo_sched_args_t *a, nbo_sched_t *out)
     out->algorithm = nbo_sched_choose(a);
     int rc = out->algorithm == NBO_ALG_BRUCK ? nbo_compile_bruck(a, &b)
                                              : nbo_compile_pairwise(a, &b);
-    if (rc != NBO_SUCCESS) {
-        nbo_sched_destroy(out);
-        return rc;
-    }
-    return sched_build_finish(&b);
+    return sched_build_finish(&b, rc);
 }
 
 void nbo_sched_destroy(nbo_sched_t *s)
