@@ -23,6 +23,12 @@ void sched_build_copy(sched_build_t *b, nbo_buf_t dst, size_t dst_off,
 void sched_build_pack(sched_build_t *b, int block, nbo_buf_t dst, size_t off, size_t len);
 void sched_build_unpack(sched_build_t *b, int block, nbo_buf_t src, size_t off, size_t len);
 
+/* The rank's own block, delivered by local tasks.  When neither side is
+ * contiguous it passes through scratch at tmp_off, of the size
+ * sched_build_own_tmp() gives (0 when it needs none). */
+size_t sched_build_own_tmp(const nbo_sched_args_t *a);
+void sched_build_own_block(sched_build_t *b, const nbo_sched_args_t *a, size_t tmp_off);
+
 /* Close a window: a WAIT on the `n` tasks given by index (SEND/RECV tasks
  * appended since the last wait).  Tasks of zero length are never appended,
  * so a window can be empty; then no WAIT is emitted. */
