@@ -11,6 +11,7 @@
  * receives the same slots from rank-d.  At the end A[i] holds the block from
  * rank-i, which goes to its place in the receive buffer.
  */
+#include "sched_algs.h"
 #include "sched_build.h"
 
 static int round_count(int P, int d)

@@ -9,6 +9,7 @@
  * keeps at most W exchanges in flight (flow control without big buffers).
  * The own block is copied locally once the first sends are out.
  */
+#include "sched_algs.h"
 #include "sched_build.h"
 
 #include <stdlib.h>

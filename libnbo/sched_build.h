@@ -1,5 +1,5 @@
 /*
- * sched_build.h - a growable task array shared by the algorithm compilers.
+ * sched_build.h - a growable task array the algorithm compilers append to.
  * Internal to libnbo/: the compilers append tasks, then close each window
  * with sched_build_wait(), which points every open SEND/RECV at it.
  */
@@ -40,9 +40,5 @@ static inline int sched_build_next(const sched_build_t *b) { return b->s->ntasks
 /* rc (a compiler's result) or else the sticky error.  On any error the
  * tasks built so far are freed and the schedule is left empty. */
 int sched_build_finish(sched_build_t *b, int rc);
-
-/* The compilers, one per algorithm. */
-int nbo_compile_pairwise(const nbo_sched_args_t *a, sched_build_t *b);
-int nbo_compile_bruck(const nbo_sched_args_t *a, sched_build_t *b);
 
 #endif
