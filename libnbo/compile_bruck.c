@@ -11,6 +11,7 @@
  * receives the same slots from rank-d.  At the end A[i] holds the block from
  * rank-i, which goes to its place in the receive buffer.
  */
+#include "sched_algs.h"
 #include "sched_build.h"
 
 static int round_count(int P, int d)
@@ -26,23 +27,13 @@ int nbo_compile_bruck(const nbo_sched_args_t *a, sched_build_t *b)
 {
     const int P = a->size, r = a->rank;
     const size_t B = a->sbytes[0];
-    if (B == 0 || P == 1) {
-        /* P == 1: the only block is our own. */
-        if (P == 1 && !a->in_place) {
-            if (a->send_contig && a->recv_contig)
-                sched_build_copy(b, NBO_BUF_RECV, a->rdispl[0], NBO_BUF_SEND, a->sdispl[0], B);
-            else if (a->send_contig)
-                sched_build_unpack(b, 0, NBO_BUF_SEND, a->sdispl[0], B);
-            else if (a->recv_contig)
-                sched_build_pack(b, 0, NBO_BUF_RECV, a->rdispl[0], B);
-            else {
-                b->s->tmp_bytes = B;
-                sched_build_pack(b, 0, NBO_BUF_TMP, 0, B);
-                sched_build_unpack(b, 0, NBO_BUF_TMP, 0, B);
-            }
-        }
+    if (P == 1) { /* the only block is our own */
+        b->s->tmp_bytes = sched_build_own_tmp(a);
+        sched_build_own_block(b, a, 0);
         return NBO_SUCCESS;
     }
+    if (B == 0)
+        return NBO_SUCCESS;
 
     int nmax = 0, rounds = 0;
     for (int d = 1; d < P; d <<= 1, rounds++)

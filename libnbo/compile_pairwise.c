@@ -9,6 +9,7 @@
  * keeps at most W exchanges in flight (flow control without big buffers).
  * The own block is copied locally once the first sends are out.
  */
+#include "sched_algs.h"
 #include "sched_build.h"
 
 #include <stdlib.h>
@@ -17,27 +18,6 @@ static int is_pow2(int p) { return p > 0 && (p & (p - 1)) == 0; }
 
 static int step_dst(int P, int r, int i) { return is_pow2(P) ? (r ^ i) : (r + i) % P; }
 static int step_src(int P, int r, int i) { return is_pow2(P) ? (r ^ i) : (r - i + P) % P; }
-
-/* The rank's own block, sent to itself by local copies.  It is built after
- * the first window that sends, so that those bytes are on the wire while it
- * copies instead of waiting for it.  In place, it is already where it belongs. */
-static void build_own_block(sched_build_t *b, const nbo_sched_args_t *a, size_t self_off)
-{
-    const int r = a->rank;
-    size_t n = a->sbytes[r];
-    if (a->in_place)
-        return;
-    if (a->send_contig && a->recv_contig)
-        sched_build_copy(b, NBO_BUF_RECV, a->rdispl[r], NBO_BUF_SEND, a->sdispl[r], n);
-    else if (a->send_contig)
-        sched_build_unpack(b, r, NBO_BUF_SEND, a->sdispl[r], n);
-    else if (a->recv_contig)
-        sched_build_pack(b, r, NBO_BUF_RECV, a->rdispl[r], n);
-    else {
-        sched_build_pack(b, r, NBO_BUF_TMP, self_off, n);
-        sched_build_unpack(b, r, NBO_BUF_TMP, self_off, n);
-    }
-}
 
 int nbo_compile_pairwise(const nbo_sched_args_t *a, sched_build_t *b)
 {
@@ -59,8 +39,7 @@ int nbo_compile_pairwise(const nbo_sched_args_t *a, sched_build_t *b)
     for (int p = 0; p < P; p++)
         if (stage_recv && p != r) { roff[p] = tmp; tmp += a->rbytes[p]; }
     size_t self_off = tmp;
-    if (!a->in_place && !a->send_contig && !a->recv_contig)
-        tmp += a->sbytes[r];
+    tmp += sched_build_own_tmp(a);
     b->s->tmp_bytes = tmp;
 
     /* In place, outgoing blocks must leave the receive buffer before any
@@ -87,14 +66,15 @@ int nbo_compile_pairwise(const nbo_sched_args_t *a, sched_build_t *b)
             : sched_build_recv(b, src, NBO_BUF_RECV, a->rdispl[src], a->rbytes[src]);
     }
 
-    /* Own block: after the first window that sends anything; a rank that
-     * sends nothing copies it while its receives are in flight. */
+    /* Own block: after the first window that sends anything, so that those
+     * bytes are on the wire while it is copied; a rank that sends nothing
+     * copies it while its receives are in flight. */
     int own_left = 0;
     for (int p = 0; p < P; p++)
         if (p != r && a->sbytes[p] > 0)
             own_left = 1;
     if (!own_left)
-        build_own_block(b, a, self_off);
+        sched_build_own_block(b, a, self_off);
 
     for (int first = 1; first < P; first += a->window) {
         int last = first + a->window < P ? first + a->window : P;
@@ -110,7 +90,7 @@ int nbo_compile_pairwise(const nbo_sched_args_t *a, sched_build_t *b)
             widx[n++] = recv_task[i];
         }
         if (own_left && sent) {
-            build_own_block(b, a, self_off);
+            sched_build_own_block(b, a, self_off);
             own_left = 0;
         }
         sched_build_wait(b, widx, n);

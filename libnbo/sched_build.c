@@ -99,6 +99,30 @@ void sched_build_unpack(sched_build_t *b, int block, nbo_buf_t src, size_t off, 
     t->len = len;
 }
 
+size_t sched_build_own_tmp(const nbo_sched_args_t *a)
+{
+    return a->in_place || a->send_contig || a->recv_contig ? 0 : a->sbytes[a->rank];
+}
+
+/* In place, the own block is already where it belongs. */
+void sched_build_own_block(sched_build_t *b, const nbo_sched_args_t *a, size_t tmp_off)
+{
+    const int r = a->rank;
+    const size_t n = a->sbytes[r];
+    if (a->in_place)
+        return;
+    if (a->send_contig && a->recv_contig)
+        sched_build_copy(b, NBO_BUF_RECV, a->rdispl[r], NBO_BUF_SEND, a->sdispl[r], n);
+    else if (a->send_contig)
+        sched_build_unpack(b, r, NBO_BUF_SEND, a->sdispl[r], n);
+    else if (a->recv_contig)
+        sched_build_pack(b, r, NBO_BUF_RECV, a->rdispl[r], n);
+    else {
+        sched_build_pack(b, r, NBO_BUF_TMP, tmp_off, n);
+        sched_build_unpack(b, r, NBO_BUF_TMP, tmp_off, n);
+    }
+}
+
 void sched_build_wait(sched_build_t *b, const int *idx, int n)
 {
     int count = 0;
@@ -118,11 +142,13 @@ void sched_build_wait(sched_build_t *b, const int *idx, int n)
     b->s->nwaits++;
 }
 
-int sched_build_finish(sched_build_t *b)
+int sched_build_finish(sched_build_t *b, int rc)
 {
-    if (b->err) {
-        nbo_sched_destroy(b->s);
-        return b->err;
+    if (rc == NBO_SUCCESS)
+        rc = b->err;
+    if (rc != NBO_SUCCESS) {
+        free(b->s->tasks);
+        memset(b->s, 0, sizeof(*b->s));
     }
-    return NBO_SUCCESS;
+    return rc;
 }

@@ -1,5 +1,5 @@
 /*
- * sched_build.h - a growable task array shared by the algorithm compilers.
+ * sched_build.h - a growable task array the algorithm compilers append to.
  * Internal to libnbo/: the compilers append tasks, then close each window
  * with sched_build_wait(), which points every open SEND/RECV at it.
  */
@@ -23,6 +23,12 @@ void sched_build_copy(sched_build_t *b, nbo_buf_t dst, size_t dst_off,
 void sched_build_pack(sched_build_t *b, int block, nbo_buf_t dst, size_t off, size_t len);
 void sched_build_unpack(sched_build_t *b, int block, nbo_buf_t src, size_t off, size_t len);
 
+/* The rank's own block, delivered by local tasks.  When neither side is
+ * contiguous it passes through scratch at tmp_off, of the size
+ * sched_build_own_tmp() gives (0 when it needs none). */
+size_t sched_build_own_tmp(const nbo_sched_args_t *a);
+void sched_build_own_block(sched_build_t *b, const nbo_sched_args_t *a, size_t tmp_off);
+
 /* Close a window: a WAIT on the `n` tasks given by index (SEND/RECV tasks
  * appended since the last wait).  Tasks of zero length are never appended,
  * so a window can be empty; then no WAIT is emitted. */
@@ -31,11 +37,8 @@ void sched_build_wait(sched_build_t *b, const int *idx, int n);
 /* Index the next appended task will get. */
 static inline int sched_build_next(const sched_build_t *b) { return b->s->ntasks; }
 
-/* NBO_SUCCESS or the sticky error; on error the schedule is destroyed. */
-int sched_build_finish(sched_build_t *b);
-
-/* The compilers, one per algorithm. */
-int nbo_compile_pairwise(const nbo_sched_args_t *a, sched_build_t *b);
-int nbo_compile_bruck(const nbo_sched_args_t *a, sched_build_t *b);
+/* rc (a compiler's result) or else the sticky error.  On any error the
+ * tasks built so far are freed and the schedule is left empty. */
+int sched_build_finish(sched_build_t *b, int rc);
 
 #endif

@@ -1,17 +1,33 @@
-/* schedule.c - compile a call into a task list: choose the algorithm, run
- * its compiler, and print the result. */
+/* schedule.c - compile a call into a task list: choose the algorithm from
+ * the table, run its compiler, and print the result. */
+#include "sched_algs.h"
 #include "sched_build.h"
 
 #include <stdlib.h>
 
+static int fits(const nbo_sched_alg_t *e, const nbo_sched_args_t *a)
+{
+    return (a->uniform || !e->uniform_only) && a->size >= e->min_ranks;
+}
+
+/* The requested algorithm where the table has it and it fits, else the
+ * first that fits and AUTO wants, else the last (which fits every call). */
+static const nbo_sched_alg_t *choose(const nbo_sched_alg_t *table, const nbo_sched_args_t *a)
+{
+    const nbo_sched_alg_t *e;
+    if (a->algorithm != NBO_ALG_AUTO)
+        for (e = table; e->compile; e++)
+            if (e->id == a->algorithm && fits(e, a))
+                return e;
+    for (e = table; e[1].compile; e++)
+        if (fits(e, a) && (!e->auto_wants || e->auto_wants(a)))
+            return e;
+    return e;
+}
+
 nbo_algorithm_t nbo_sched_choose(const nbo_sched_args_t *a)
 {
-    /* Bruck needs equal blocks (it forwards other ranks' blocks). */
-    if (!a->uniform || a->size <= 2)
-        return NBO_ALG_PAIRWISE;
-    if (a->algorithm != NBO_ALG_AUTO)
-        return a->algorithm;
-    return a->sbytes[0] <= a->bruck_max ? NBO_ALG_BRUCK : NBO_ALG_PAIRWISE;
+    return choose(nbo_alltoall_algs, a)->id;
 }
 
 int nbo_sched_compile(const nbo_sched_args_t *a, nbo_sched_t *out)
@@ -19,16 +35,11 @@ int nbo_sched_compile(const nbo_sched_args_t *a, nbo_sched_t *out)
     if (!a || !out || a->size < 1 || a->rank < 0 || a->rank >= a->size || a->window < 1 ||
         !a->sbytes || !a->sdispl || !a->rbytes || !a->rdispl)
         return NBO_ERR_ARG;
+    const nbo_sched_alg_t *alg = choose(nbo_alltoall_algs, a);
     sched_build_t b;
     sched_build_start(&b, out);
-    out->algorithm = nbo_sched_choose(a);
-    int rc = out->algorithm == NBO_ALG_BRUCK ? nbo_compile_bruck(a, &b)
-                                             : nbo_compile_pairwise(a, &b);
-    if (rc != NBO_SUCCESS) {
-        nbo_sched_destroy(out);
-        return rc;
-    }
-    return sched_build_finish(&b);
+    out->algorithm = alg->id;
+    return sched_build_finish(&b, alg->compile(a, &b));
 }
 
 void nbo_sched_destroy(nbo_sched_t *s)

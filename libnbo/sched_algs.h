@@ -1,0 +1,34 @@
+/*
+ * sched_algs.h - the algorithm tables: each collective's compilers and the
+ * conditions under which each one may run and AUTO picks it.
+ *
+ * One table per collective (an algorithm id such as Bruck may serve several
+ * collectives, with a compiler for each), listed in the order AUTO tries
+ * them and ended by an entry with no compile function.  The last real entry
+ * is the fallback: it must compile every valid call.  Names stay with the
+ * ids (nbo_algorithm_name), as NBO_ALGORITHM parses them for all collectives.
+ */
+#ifndef NBO_SCHED_ALGS_H
+#define NBO_SCHED_ALGS_H
+
+#include "sched_build.h"
+
+/* Appends the call's tasks to b; NBO_SUCCESS or an error code. */
+typedef int (*nbo_sched_compile_fn)(const nbo_sched_args_t *a, sched_build_t *b);
+
+typedef struct nbo_sched_alg {
+    nbo_algorithm_t      id;
+    nbo_sched_compile_fn compile;
+    int                  uniform_only; /* needs every block the same size */
+    int                  min_ranks;    /* fewer ranks: not worth it, even on request */
+    /* AUTO takes a fitting entry when this says so; NULL: always. */
+    int                (*auto_wants)(const nbo_sched_args_t *a);
+} nbo_sched_alg_t;
+
+extern const nbo_sched_alg_t nbo_alltoall_algs[];
+
+/* The compilers. */
+int nbo_compile_pairwise(const nbo_sched_args_t *a, sched_build_t *b);
+int nbo_compile_bruck(const nbo_sched_args_t *a, sched_build_t *b);
+
+#endif
