@@ -69,15 +69,6 @@ struct nbo_comm *nbo_comm_lookup(nbo_comm_t comm)
     return NULL;
 }
 
-static int config_valid(const nbo_config_t *c)
-{
-    return (unsigned)c->engine <= NBO_ENGINE_VERBS && (unsigned)c->progress <= NBO_PROGRESS_THREAD &&
-           (unsigned)c->algorithm <= NBO_ALG_BRUCK && c->window >= 1 && c->timeout_ms >= 0 &&
-           c->progress_cpu >= NBO_PROGRESS_CPU_LAST && c->spin_us >= 0 &&
-           (unsigned)c->progress_sched <= NBO_PROGRESS_SCHED_NORMAL && (c->check == 0 || c->check == 1) &&
-           c->cuda_chunk >= 1;
-}
-
 /* Pick the engine every rank can use (collective).  An engine asked for by
  * name reports its own reason (NBO_ERR_CONFIG for a value it rejects). */
 static int choose_engine(MPI_Comm comm, nbo_engine_kind_t want, const nbo_engine_ops_t **out)
@@ -166,7 +157,7 @@ int nbo_comm_create(MPI_Comm comm, const nbo_config_t *config, nbo_comm_t *out)
         nbo_config_init(&c->cfg);
         rc = nbo_config_from_env(&c->cfg);
     }
-    if (rc == NBO_SUCCESS && !config_valid(&c->cfg))
+    if (rc == NBO_SUCCESS && !nbo_config_valid(&c->cfg))
         rc = NBO_ERR_CONFIG;
     rc = nbo_agree(c->comm, rc);
     if (rc == NBO_SUCCESS)

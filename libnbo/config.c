@@ -102,6 +102,41 @@ static void store(nbo_config_t *c, int v, long x)
     }
 }
 
+static long clamp_size(size_t x) { return x > LONG_MAX ? LONG_MAX : (long)x; }
+
+static long load(const nbo_config_t *c, int v)
+{
+    switch (v) {
+    case V_ENGINE:       return c->engine;
+    case V_PROGRESS:     return c->progress;
+    case V_ALGORITHM:    return c->algorithm;
+    case V_SCHED:        return c->progress_sched;
+    case V_WINDOW:       return c->window;
+    case V_BRUCK_MAX:    return clamp_size(c->bruck_max);
+    case V_TIMEOUT:      return c->timeout_ms;
+    case V_PROGRESS_CPU: return c->progress_cpu;
+    case V_SPIN_US:      return c->spin_us;
+    case V_CHECK:        return c->check;
+    case V_CUDA_CHUNK:   return clamp_size(c->cuda_chunk);
+    }
+    return LONG_MIN;
+}
+
+/* The ranges of the variables table hold for a configuration given as a
+ * struct too: one definition of what is valid. */
+int nbo_config_valid(const nbo_config_t *c)
+{
+    for (int v = 0; v < V_COUNT; v++) {
+        const struct var *d = &vars[v];
+        long x = load(c, v);
+        int ok = d->names ? x >= 0 && x < d->nnames
+                          : (x >= d->lo && x <= d->hi) || (d->word && x == d->word_value);
+        if (!ok)
+            return 0;
+    }
+    return 1;
+}
+
 int nbo_config_set(nbo_config_t *c, const char *name, const char *value)
 {
     if (!c || !name || !value)

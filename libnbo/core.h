@@ -10,6 +10,7 @@
 #ifndef NBO_CORE_H
 #define NBO_CORE_H
 
+#include "../util/list.h"
 #include "../util/util.h" /* nbo_now, nbo_agree */
 #include <stdint.h>
 
@@ -36,7 +37,7 @@ struct nbo_comm {
     uint32_t                seq;        /* collective calls so far: the wire tag */
     int                     live;       /* requests created and not yet freed */
     int                     broken;     /* a peer or link failed: free is local */
-    struct nbo_request     *active;     /* started, not yet complete */
+    LIST_HEAD(, nbo_request) active;    /* started, not yet complete */
     nbo_progress_source_t   source;     /* what progress/ polls */
     struct nbo_comm        *next;       /* in the list of all communicators */
 };
@@ -65,11 +66,14 @@ struct nbo_request {
     int32_t            *pending;    /* [ntasks]: per WAIT, tasks not yet done */
     int                 posted;     /* SEND/RECV posted and not yet done */
     double              last_activity; /* for the timeout */
-    struct nbo_request *next_active, *prev_active;
+    LIST_ENTRY(nbo_request) active_link; /* in comm->active while running */
 };
 
 /* Look up a live communicator handle: NULL if it is not one. */
 struct nbo_comm *nbo_comm_lookup(nbo_comm_t comm);
+
+/* Every field within the range its NBO_* variable allows (config.c). */
+int nbo_config_valid(const nbo_config_t *c);
 
 /* Fill c->source from the resolved configuration and engine. */
 void nbo_comm_source_init(struct nbo_comm *c);

@@ -9,9 +9,9 @@ static int comm_poll(void *arg, double now)
 {
     struct nbo_comm *c = arg;
     int n = c->ops->progress(c->ec);
-    struct nbo_request *r = c->active, *next;
+    struct nbo_request *r = LIST_FIRST(&c->active), *next;
     for (; r; r = next) {
-        next = r->next_active;
+        next = LIST_NEXT(r, active_link);
         if (n < 0)
             nbo_request_fail(r, n);
         else if (r->status != NBO_SUCCESS)
@@ -40,12 +40,12 @@ static int comm_busy(void *arg, double *deadline)
 {
     struct nbo_comm *c = arg;
     if (c->cfg.timeout_ms > 0)
-        for (struct nbo_request *r = c->active; r; r = r->next_active) {
+        for (struct nbo_request *r = LIST_FIRST(&c->active); r; r = LIST_NEXT(r, active_link)) {
             double due = r->last_activity + c->cfg.timeout_ms * 1e-3;
             if (due < *deadline)
                 *deadline = due;
         }
-    return c->active != NULL;
+    return !LIST_EMPTY(&c->active);
 }
 
 static const nbo_progress_hooks_t hooks_armed = {comm_poll, comm_arm, comm_busy};

@@ -95,23 +95,11 @@ static void request_destroy(struct nbo_request *r)
     free(r);
 }
 
-static void active_unlink(struct nbo_request *r)
-{
-    struct nbo_comm *c = r->comm;
-    if (r->prev_active)
-        r->prev_active->next_active = r->next_active;
-    else if (c->active == r)
-        c->active = r->next_active;
-    if (r->next_active)
-        r->next_active->prev_active = r->prev_active;
-    r->next_active = r->prev_active = NULL;
-}
-
 static void request_finish(struct nbo_request *r, int status)
 {
     r->status = status;
     r->state = REQ_DONE;
-    active_unlink(r);
+    NBO_LIST_UNLINK(r, active_link);
     nbo_progress_signal();
 }
 
@@ -125,11 +113,7 @@ int nbo_request_begin(struct nbo_request *r)
     r->status = NBO_SUCCESS;
     r->state = REQ_ACTIVE;
     r->last_activity = nbo_now();
-    r->prev_active = NULL;
-    r->next_active = c->active;
-    if (c->active)
-        c->active->prev_active = r;
-    c->active = r;
+    LIST_INSERT_HEAD(&c->active, r, active_link);
     if (r->stage) {
         int rc = nbo_stage_begin(r); /* start copying send data from the GPU */
         if (rc != NBO_SUCCESS) {

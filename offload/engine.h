@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include <nbo.h>
+#include "../util/list.h"
 #include "../util/util.h" /* nbo_now, nbo_agree: services every layer uses */
 #include "schedule.h"
 

@@ -232,10 +232,12 @@ static void disconnect_all(nbo_engine_comm_t *ec, int broken)
 /* Operations cancel() gave up on still point at ec: detach them. */
 static void detach_orphans(nbo_engine_comm_t *ec)
 {
-    for (ucx_op_t *op = ec->posted; op; op = op->next)
+    ucx_op_t *op;
+    while ((op = LIST_FIRST(&ec->posted))) {
+        NBO_LIST_UNLINK(op, link);
         op->ec = NULL;
-    ec->posted = NULL;
-    for (ucx_op_t *op = ucx_g.done_head; op; op = op->qnext)
+    }
+    for (op = ucx_g.done_head; op; op = op->qnext)
         if (op->ec == ec)
             op->ec = NULL;
 }

@@ -89,7 +89,7 @@ typedef struct ucx_op {
     int                      status; /* NBO code of an immediate completion */
     void                    *req;    /* UCX request; NULL if done in post */
     struct nbo_engine_comm  *ec;
-    struct ucx_op           *prev, *next; /* ec->posted */
+    LIST_ENTRY(ucx_op)       link;   /* in ec->posted while in flight */
     struct ucx_op           *qnext;       /* done queue or free list */
 } ucx_op_t;
 
@@ -156,7 +156,7 @@ struct nbo_engine_comm {
     int         size, rank;
     unsigned    cid;
     ucx_peer_t *peers;      /* [size] */
-    ucx_op_t   *posted;     /* operations in flight (a list) */
+    LIST_HEAD(, ucx_op) posted; /* operations in flight */
     int         unreported; /* completions since the last progress() */
 };
 

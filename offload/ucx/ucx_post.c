@@ -62,11 +62,7 @@ static void recv_done(void *req, ucs_status_t st, const ucp_tag_recv_info_t *inf
 
 static void link_posted(nbo_engine_comm_t *ec, ucx_op_t *op)
 {
-    op->prev = NULL;
-    op->next = ec->posted;
-    if (ec->posted)
-        ec->posted->prev = op;
-    ec->posted = op;
+    LIST_INSERT_HEAD(&ec->posted, op, link);
 }
 
 static void queue_done(ucx_op_t *op, int status)

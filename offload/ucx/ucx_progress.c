@@ -44,22 +44,9 @@ void ucx_op_put(ucx_op_t *op)
  * the quarantine. */
 static int quarantined(void) { return ucx_g.faulted && ucx_g.ops_in_use == 0; }
 
-static void unlink_posted(ucx_op_t *op)
-{
-    if (!op->ec)
-        return;
-    if (op->prev)
-        op->prev->next = op->next;
-    else
-        op->ec->posted = op->next;
-    if (op->next)
-        op->next->prev = op->prev;
-    op->prev = op->next = NULL;
-}
-
 void ucx_op_finish(ucx_op_t *op, int status)
 {
-    unlink_posted(op);
+    NBO_LIST_UNLINK(op, link);
     if (op->x) {
         nbo_exec_complete(op->x, op->task, status);
         if (op->ec) {
@@ -158,7 +145,7 @@ int ucx_engine_arm(nbo_engine_comm_t *ec)
 
 static int has_ops_of(nbo_engine_comm_t *ec, nbo_exec_t *x)
 {
-    for (ucx_op_t *op = ec->posted; op; op = op->next)
+    for (ucx_op_t *op = LIST_FIRST(&ec->posted); op; op = LIST_NEXT(op, link))
         if (op->x == x)
             return 1;
     return 0;
@@ -204,11 +191,11 @@ void ucx_engine_cancel(nbo_engine_comm_t *ec, nbo_exec_t *x)
     /* 2. Cancel the rest: receives withdraw at once; a send that UCX cannot
      * withdraw gets a short while to finish. */
     int n = 0;
-    for (ucx_op_t *op = ec->posted; op; op = op->next)
+    for (ucx_op_t *op = LIST_FIRST(&ec->posted); op; op = LIST_NEXT(op, link))
         n += op->x == x && op->req;
     void **reqs = n ? malloc((size_t)n * sizeof(*reqs)) : NULL;
     n = 0;
-    for (ucx_op_t *op = ec->posted; reqs && op; op = op->next)
+    for (ucx_op_t *op = LIST_FIRST(&ec->posted); reqs && op; op = LIST_NEXT(op, link))
         if (op->x == x && op->req)
             reqs[n++] = op->req;
     for (int i = 0; i < n; i++)
@@ -219,12 +206,12 @@ void ucx_engine_cancel(nbo_engine_comm_t *ec, nbo_exec_t *x)
         ucx_drain(ec);
 
     /* 3. Still there: close the endpoint under them where UCX allows it. */
-    for (ucx_op_t *op = ec->posted; op; op = op->next)
+    for (ucx_op_t *op = LIST_FIRST(&ec->posted); op; op = LIST_NEXT(op, link))
         if (op->x == x) {
             ucx_peer_t *p = &ec->peers[op->peer];
             if (p->ep && p->peer_err) {
                 force_close(p);
-                op = ec->posted; /* the list changed under us */
+                op = LIST_FIRST(&ec->posted); /* the list changed under us */
                 if (!op)
                     break;
             }
@@ -233,7 +220,7 @@ void ucx_engine_cancel(nbo_engine_comm_t *ec, nbo_exec_t *x)
     /* 4. Orphans: report them now; their late callbacks only free them.
      * UCX may still read (send) or write (receive) their buffers until
      * then: see docs/engine-ucx.md. */
-    for (ucx_op_t *op = ec->posted; op; op = op->next)
+    for (ucx_op_t *op = LIST_FIRST(&ec->posted); op; op = LIST_NEXT(op, link))
         if (op->x == x) {
             nbo_exec_complete(x, op->task, NBO_ERR_TIMEOUT);
             op->x = NULL;

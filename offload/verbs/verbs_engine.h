@@ -33,7 +33,7 @@ typedef struct verbs_op {
     int              bounce;  /* bounce slot, or -1 (user buffer) */
     int              status;  /* for ops failed before reaching the NIC */
     struct verbs_op *next;        /* in a queue or the free list */
-    struct verbs_op *iprev, *inext; /* in the list of ops on the NIC */
+    LIST_ENTRY(verbs_op) inflight_link; /* in ec->inflight while on the NIC */
 } verbs_op_t;
 
 typedef struct verbs_opq {
@@ -110,7 +110,7 @@ struct nbo_engine_comm {
     /* ops */
     verbs_op_t              *op_free;     /* recycled ops */
     void                    *op_chunks;   /* every op allocation, for close */
-    verbs_op_t              *inflight;    /* ops on the NIC */
+    LIST_HEAD(, verbs_op)    inflight;    /* ops on the NIC */
     verbs_opq_t              failed;      /* completed locally, reported next */
     struct ibv_wc            stash[VERBS_POLL_BATCH]; /* polled by arm() */
     int                      nstash;

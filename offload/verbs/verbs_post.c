@@ -55,7 +55,7 @@ void verbs_ops_fini(nbo_engine_comm_t *ec)
         free(c);
     }
     ec->op_free = NULL;
-    ec->inflight = NULL;
+    LIST_INIT(&ec->inflight);
 }
 
 void verbs_opq_push(verbs_opq_t *q, verbs_op_t *op)
@@ -199,15 +199,6 @@ static int prepare(nbo_engine_comm_t *ec, verbs_op_t *op, struct ibv_sge *sge, i
     return NBO_SUCCESS;
 }
 
-static void inflight_add(nbo_engine_comm_t *ec, verbs_op_t *op)
-{
-    op->iprev = NULL;
-    op->inext = ec->inflight;
-    if (ec->inflight)
-        ec->inflight->iprev = op;
-    ec->inflight = op;
-}
-
 static void fail_op(nbo_engine_comm_t *ec, verbs_op_t *op, int status)
 {
     verbs_bounce_put(ec, op->bounce);
@@ -295,7 +286,7 @@ static void pump_dir(nbo_engine_comm_t *ec, int p, int is_send)
             posted = bad ? (int)(bad - rwr) : 0;
     }
     for (int i = 0; i < posted; i++)
-        inflight_add(ec, chain[i]);
+        LIST_INSERT_HEAD(&ec->inflight, chain[i], inflight_link);
     *busy += posted;
     for (int i = posted; i < k; i++)
         fail_op(ec, chain[i], NBO_ERR_TRANSPORT);

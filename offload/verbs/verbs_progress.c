@@ -9,17 +9,6 @@
 
 #include "verbs_engine.h"
 
-static void inflight_remove(nbo_engine_comm_t *ec, verbs_op_t *op)
-{
-    if (op->iprev)
-        op->iprev->inext = op->inext;
-    else if (ec->inflight == op)
-        ec->inflight = op->inext;
-    if (op->inext)
-        op->inext->iprev = op->iprev;
-    op->iprev = op->inext = NULL;
-}
-
 /* What a failed work completion means for the request. */
 static int wc_error(nbo_engine_comm_t *ec, const struct ibv_wc *wc, int peer)
 {
@@ -39,7 +28,7 @@ static int handle(nbo_engine_comm_t *ec, const struct ibv_wc *wc)
 {
     verbs_op_t *op = (verbs_op_t *)(uintptr_t)wc->wr_id;
     verbs_peer_t *pe = &ec->peers[op->peer];
-    inflight_remove(ec, op);
+    NBO_LIST_UNLINK(op, inflight_link);
     if (op->is_send)
         pe->send_busy--;
     else
@@ -168,7 +157,7 @@ void verbs_engine_cancel(nbo_engine_comm_t *ec, nbo_exec_t *x)
             verbs_opq_push(&keep, op);
     }
     ec->failed = keep;
-    for (op = ec->inflight; op; op = op->inext)
+    LIST_FOREACH(op, &ec->inflight, inflight_link)
         if (op->x == x) {
             nbo_exec_complete(x, op->task, NBO_ERR_TRANSPORT);
             op->x = NULL;
