@@ -7,7 +7,7 @@
 #include <strings.h>
 
 #include <nbo.h>
-#include "util.h"
+#include "../util/util.h"
 
 /* Defaults.  W = 8 and Bruck up to 256 B per peer: see docs/configuration.md
  * for the measurements behind them. */

@@ -28,7 +28,7 @@
 #include <nbo.h>
 #include "../util/list.h"
 #include "../util/util.h" /* nbo_now, nbo_agree: services every layer uses */
-#include "schedule.h"
+#include "../libnbo/schedule.h"
 
 /* One running (or armed persistent) task list, as an engine sees it. */
 typedef struct nbo_exec {
