@@ -153,7 +153,8 @@ soak_ops=${NBO_VERBS_SOAK_OPS:-2000}
 soak_limit=$((300 + soak_ops / 20)) # 2 phases at no less than 40 ops/s
 if want soak; then
     for progress in inline thread; do
-        step "soak verbs/$progress P=2 $soak_ops ops" $soak_limit env NBO_PROGRESS=$progress NBO_SOAK_RDMA=1 \
+        step "test_soak verbs/$progress P=2 $soak_ops ops" $soak_limit \
+            env NBO_PROGRESS=$progress NBO_SOAK_RDMA=1 \
             mpiexec -n 2 "$build/tests/reliability/test_soak" "$soak_ops"
     done
 fi
@@ -166,7 +167,7 @@ mixed_ops=${NBO_VERBS_MIXED_OPS:-20000}
 mixed_np=${NBO_VERBS_MIXED_NP:-4}
 if want mixed && [ -x "$build/tests/pmpi/test_pmpi_mixed" ]; then
     for progress in inline thread; do
-        step "pmpi mixed verbs/$progress P=$mixed_np $mixed_ops ops" $((300 + mixed_ops / 100)) \
+        step "test_pmpi_mixed verbs/$progress P=$mixed_np $mixed_ops ops" $((300 + mixed_ops / 100)) \
             env NBO_PROGRESS=$progress LD_PRELOAD="$build/pmpi/libnbo-mpi.so" \
             mpiexec -n "$mixed_np" "$build/tests/pmpi/test_pmpi_mixed" --ops="$mixed_ops" \
             --seed="$mixed_np" --expect=nbo
