@@ -13,7 +13,7 @@
  * A build without CUDA (P3O_HAVE_CUDA 0) keeps the same functions as
  * refusals: p3o_plan_create answers options.device with P3O_ERR_CUDA
  * ("built without CUDA"), as it does on a machine without a GPU
- * (tests/fft/test_bad_input.c).
+ * (tests/fft/test_fft_bad_input.c).
  */
 #include <stdio.h>
 #include <string.h>

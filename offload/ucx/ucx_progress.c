@@ -39,7 +39,7 @@ void ucx_op_put(ucx_op_t *op)
  * that was only stopped past NBO_TIMEOUT and then resumed reconnects to
  * it, the worker answers with a new endpoint id, and UCX 1.13 then aborts
  * the resumed peer (ucp_ep.inl, remote_id == remote_ep_id; seen in
- * ucx-fault-thread-np2 under ASan, where the progress thread progressed
+ * 'test_ucx_fault ucx/thread P=2' under ASan, where the progress thread progressed
  * the worker between the fault and nbo_comm_free).  A new operation ends
  * the quarantine. */
 static int quarantined(void) { return ucx_g.faulted && ucx_g.ops_in_use == 0; }

@@ -245,7 +245,7 @@ void ucx_shared_release(void)
      * fault is not progressed again: a peer that was only stopped (past
      * NBO_TIMEOUT, then resumed) reconnects to it, this worker answers
      * with a new endpoint id, and UCX 1.13 then asserts on the resumed
-     * peer (ucp_ep.inl, remote_id == remote_ep_id; tests/ucx/ucx_fault.c). */
+     * peer (ucp_ep.inl, remote_id == remote_ep_id; tests/ucx/test_ucx_fault.c). */
     if (ucx_g.faulted)
         ucx_flush_done();
     else

@@ -2,7 +2,7 @@
  * rdma_objects.h - how many RDMA objects (QPs, CQs, MRs, PDs) this process
  * owns, as the kernel lists them (`rdma resource show`, iproute2): a leak
  * check that does not depend on the engine's own bookkeeping.  -1 when the
- * command cannot run.  Used by tests/verbs/verbs_check.c and, with
+ * command cannot run.  Used by tests/verbs/test_verbs.c and, with
  * NBO_SOAK_RDMA=1, tests/reliability/test_soak.c.
  */
 #ifndef RDMA_OBJECTS_H

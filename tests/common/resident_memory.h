@@ -1,6 +1,6 @@
 /*
  * resident_memory.h - resident memory (RSS) for leak checks that read it:
- * tests/reliability/test_soak.c and tests/ucx/ucx_leak.c.
+ * tests/reliability/test_soak.c and tests/ucx/test_ucx_leak.c.
  *
  * Call resident_memory_small_pages() first thing in main.  With transparent
  * huge pages set to "always" (Debian's kernel, so the Soft-RoCE guest),

@@ -19,7 +19,7 @@
  *              (in == out).
  *   Also: forward and backward leave their input untouched, and the timers
  *   count the calls (a roundtrip as two).
- * Bounds: 1e-12 in double, 1e-5 in single (fft_check.h).  Sizes >= 3 (the
+ * Bounds: 1e-12 in double, 1e-5 in single (fft_reference.h).  Sizes >= 3 (the
  * exact sine spectrum needs k = 1 and k = n-1 to differ).
  *
  * usage: test_sine [--size NXxNYxNZ] [--nv N] [--grid RxC]
@@ -33,7 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fft_check.h"
+#include "fft_reference.h"
 
 typedef struct opts {
     int nx, ny, nz, nv, row, col;

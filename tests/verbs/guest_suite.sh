@@ -29,17 +29,17 @@ step() { # name limit command...
 ibv_devices | grep -q rxe0 || { echo "guest_suite: no rxe0"; exit 1; }
 
 want check && for np in ${NBO_VERBS_SUITE_NP:-2 3}; do
-    step "verbs_check P=$np" 150 mpiexec -n "$np" "$build/tests/verbs/verbs_check"
+    step "test_verbs P=$np" 150 mpiexec -n "$np" "$build/tests/verbs/test_verbs"
 done
 
 # Other folders' programs, when built, with the verbs engine: MPI
 # correctness programs, background progress and the waiter that drives
 # on the verbs engine's descriptor (program:P).  Left out by
-# default: t_sizes and t_persistent for time (t_persistent's 1000 starts take
+# default: test_sizes and test_persistent for time (test_persistent's 1000 starts take
 # ~8 min under emulation; both passed), test_thread_sleeps because it
 # measures CPU time, which emulation on a shared host makes noisy (0.4 % in
-# one run, 4 % in another).  NBO_VERBS_SUITE_MORE="mpi/t_sizes:3 ..." sets the list.
-want more && for t in ${NBO_VERBS_SUITE_MORE:-mpi/t_alltoallv:3 mpi/t_inplace:3 mpi/t_multi:3 progress/test_background:3 progress/test_waiter_drives:2}; do
+# one run, 4 % in another).  NBO_VERBS_SUITE_MORE="mpi/test_sizes:3 ..." sets the list.
+want more && for t in ${NBO_VERBS_SUITE_MORE:-mpi/test_alltoallv:3 mpi/test_inplace:3 mpi/test_multi:3 progress/test_background:3 progress/test_waiter_drives:2}; do
     prog=$build/tests/${t%%:*}
     [ -x "$prog" ] || continue
     step "${t%%:*} P=${t##*:}" 150 mpiexec -n "${t##*:}" "$prog"
@@ -50,7 +50,7 @@ fault_test() {
 out=$(mktemp -d /nbo-fault.XXXXXX)
 t0=$SECONDS
 NBO_TIMEOUT=3000 timeout -k 5 120 mpiexec -disable-auto-cleanup -n 3 \
-    "$build/tests/verbs/verbs_fault" "$out"
+    "$build/tests/verbs/test_verbs_fault" "$out"
 took=$((SECONDS - t0))
 fault_ok=1
 for r in 0 1; do
@@ -153,22 +153,23 @@ soak_ops=${NBO_VERBS_SOAK_OPS:-2000}
 soak_limit=$((300 + soak_ops / 20)) # 2 phases at no less than 40 ops/s
 if want soak; then
     for progress in inline thread; do
-        step "soak verbs/$progress P=2 $soak_ops ops" $soak_limit env NBO_PROGRESS=$progress NBO_SOAK_RDMA=1 \
+        step "test_soak verbs/$progress P=2 $soak_ops ops" $soak_limit \
+            env NBO_PROGRESS=$progress NBO_SOAK_RDMA=1 \
             mpiexec -n 2 "$build/tests/reliability/test_soak" "$soak_ops"
     done
 fi
 
-# libnbo-mpi's mixed stress program (tests/pmpi/t_mixed.c) with the verbs
+# libnbo-mpi's mixed stress program (tests/pmpi/test_pmpi_mixed.c) with the verbs
 # engine: its all-to-alls on libnbo, MPI's own collectives beside them, any
 # completion call, 20,000 operations (30-50 s per mode in the guest).
 # NBO_VERBS_MIXED_OPS and NBO_VERBS_MIXED_NP (default 4) change them.
 mixed_ops=${NBO_VERBS_MIXED_OPS:-20000}
 mixed_np=${NBO_VERBS_MIXED_NP:-4}
-if want mixed && [ -x "$build/tests/pmpi/pt_mixed" ]; then
+if want mixed && [ -x "$build/tests/pmpi/test_pmpi_mixed" ]; then
     for progress in inline thread; do
-        step "pmpi mixed verbs/$progress P=$mixed_np $mixed_ops ops" $((300 + mixed_ops / 100)) \
+        step "test_pmpi_mixed verbs/$progress P=$mixed_np $mixed_ops ops" $((300 + mixed_ops / 100)) \
             env NBO_PROGRESS=$progress LD_PRELOAD="$build/pmpi/libnbo-mpi.so" \
-            mpiexec -n "$mixed_np" "$build/tests/pmpi/pt_mixed" --ops="$mixed_ops" \
+            mpiexec -n "$mixed_np" "$build/tests/pmpi/test_pmpi_mixed" --ops="$mixed_ops" \
             --seed="$mixed_np" --expect=nbo
     done
 fi

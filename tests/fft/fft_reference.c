@@ -1,5 +1,5 @@
-/* fft_check.c - fields, exact spectra and serial-FFTW references for the FFT tests. */
-#include "fft_check.h"
+/* fft_reference.c - fields, exact spectra and serial-FFTW references for the FFT tests. */
+#include "fft_reference.h"
 
 #include <fftw3.h>
 #include <math.h>

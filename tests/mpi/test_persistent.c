@@ -1,5 +1,5 @@
 /*
- * t_persistent.c - persistent requests: one nbo_alltoall_init request
+ * test_persistent.c - persistent requests: one nbo_alltoall_init request
  * started 1000 times with new send data each time (every result checked,
  * the first and last also against MPI_Alltoall), a pairwise one, an
  * in-place one, a persistent alltoallv with gaps, and two persistent
@@ -113,7 +113,7 @@ out:
 
 int main(int argc, char **argv)
 {
-    mt_init(&argc, &argv, "t_persistent");
+    mt_init(&argc, &argv, "test_persistent");
     const int P = mt_size;
     /* Oversubscribed (P > 4 on few cores) every start costs milliseconds:
      * the 1000 starts stay, the other loops shrink. */

@@ -1,5 +1,5 @@
 /*
- * t_sizes.c - nbo_ialltoall against MPI_Alltoall for 0, 1, 7 bytes, 4 KiB,
+ * test_sizes.c - nbo_ialltoall against MPI_Alltoall for 0, 1, 7 bytes, 4 KiB,
  * 64 KiB and 1 MiB per peer, with the algorithm chosen automatically and
  * forced to pairwise and to Bruck; completed by nbo_wait or by nbo_test
  * loops in turn.
@@ -80,7 +80,7 @@ out:
 
 int main(int argc, char **argv)
 {
-    mt_init(&argc, &argv, "t_sizes");
+    mt_init(&argc, &argv, "test_sizes");
     const size_case_t sizes[] = {
         {0, MPI_BYTE},       {1, MPI_BYTE},          {7, MPI_BYTE},
         {4096, MPI_BYTE},    {4096, MPI_INT},        {65536, MPI_BYTE},

@@ -1,5 +1,5 @@
 /*
- * t_cuda_fft - the GPU path of p3dfft_overlap (options.device = 1, cuFFT)
+ * test_cuda_fft - the GPU path of p3dfft_overlap (options.device = 1, cuFFT)
  * against the CPU path (FFTW) on the same input: forward and backward, in
  * every mode and both precisions, nv = 3 variables, within rounding.  Also
  * checks that the device input is not modified.  Ranks may share a GPU.
@@ -156,7 +156,7 @@ int main(int argc, char **argv)
     int all = 0;
     MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0)
-        printf("t_cuda_fft P=%d: %s (%d failures)\n", size, all ? "FAIL" : "PASS", all);
+        printf("test_cuda_fft P=%d: %s (%d failures)\n", size, all ? "FAIL" : "PASS", all);
     MPI_Finalize();
     return all ? 1 : 0;
 }

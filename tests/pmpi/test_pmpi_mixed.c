@@ -1,5 +1,5 @@
 /*
- * t_mixed.c - many outstanding collectives on several communicators, some
+ * test_pmpi_mixed.c - many outstanding collectives on several communicators, some
  * served by libnbo (MPI_Ialltoall, MPI_Ialltoallv, MPI_Alltoall_init +
  * MPI_Start) and some by MPI (MPI_Iallreduce, MPI_Ibcast, MPI_Ibarrier,
  * MPI_Iallgather), completed by a random choice of the eight completion

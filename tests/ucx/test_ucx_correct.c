@@ -1,5 +1,5 @@
 /*
- * ucx_correct.c - the UCX engine against MPI's own all-to-all: every size
+ * test_ucx_correct.c - the UCX engine against MPI's own all-to-all: every size
  * class UCX switches protocol at (0 B .. 1 MiB per peer: eager short,
  * eager copy, zero-copy rendezvous), persistent requests started several
  * times with new contents, 8 requests in flight at once, and alltoallv
@@ -17,7 +17,7 @@ static int rank, size, failures;
 #define FAIL(...)                                                   \
     do {                                                            \
         if (failures++ < 5) {                                       \
-            fprintf(stderr, "[ucx_correct %d/%d] ", rank, size);    \
+            fprintf(stderr, "[test_ucx_correct %d/%d] ", rank, size);    \
             fprintf(stderr, __VA_ARGS__);                           \
             fputc('\n', stderr);                                    \
         }                                                           \
@@ -186,7 +186,7 @@ int main(int argc, char **argv)
         rc = nbo_comm_create(MPI_COMM_WORLD, &cfg, &comm);
     if (rc == NBO_ERR_ENGINE) {
         if (rank == 0)
-            printf("ucx_correct: UCX engine not usable here: SKIP\n");
+            printf("test_ucx_correct: UCX engine not usable here: SKIP\n");
         MPI_Finalize();
         return 77;
     }
@@ -206,7 +206,7 @@ int main(int argc, char **argv)
     int all = 0;
     MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0)
-        printf("ucx_correct P=%d progress=%s: %s (%d failures)\n", size,
+        printf("test_ucx_correct P=%d progress=%s: %s (%d failures)\n", size,
                getenv("NBO_PROGRESS") ? getenv("NBO_PROGRESS") : "auto", all ? "FAIL" : "PASS", all);
     MPI_Finalize();
     return all ? 1 : 0;

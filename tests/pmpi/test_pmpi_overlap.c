@@ -1,5 +1,5 @@
 /*
- * t_overlap.c - does an MPI_Ialltoall progress while the caller computes
+ * test_pmpi_overlap.c - does an MPI_Ialltoall progress while the caller computes
  * without making any MPI call?  Plain MPI, meant for the emulated cluster
  * (one rank per host, TCP between them) with libnbo-mpi preloaded.
  *
@@ -36,7 +36,7 @@ static void compute(double seconds)
 
 int main(int argc, char **argv)
 {
-    pt_init(&argc, &argv, "t_overlap");
+    pt_init(&argc, &argv, "test_pmpi_overlap");
     long bytes = 1 << 20;
     double min_overlap = -1;
     for (int i = 1; i < argc; i++) {
@@ -82,7 +82,7 @@ int main(int argc, char **argv)
     if (overlap < 0)
         overlap = 0;
     if (pt_rank == 0)
-        printf("t_overlap P=%d bytes/peer=%ld: t_comm %.2f ms, wait after compute %.2f ms, "
+        printf("test_pmpi_overlap P=%d bytes/peer=%ld: t_comm %.2f ms, wait after compute %.2f ms, "
                "overlap %.2f\n", pt_size, bytes, t_comm * 1e3, t_wait * 1e3, overlap);
     if (min_overlap >= 0)
         PT_CHECK(overlap >= min_overlap, "overlap %.2f below %.2f", overlap, min_overlap);

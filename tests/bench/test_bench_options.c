@@ -1,5 +1,5 @@
 /*
- * test_options.c - nbo_overlap's iteration counts (bench/overlap/options.c):
+ * test_bench_options.c - nbo_overlap's iteration counts (bench/overlap/options.c):
  * -T gives short operations enough iterations, -b caps slow ones, -B picks
  * the barrier, the default sizes are few, and bad values are refused.  Pure code: no MPI at run time.
  */

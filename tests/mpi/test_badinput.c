@@ -1,5 +1,5 @@
 /*
- * t_badinput.c - the issue's bad-input list, each returning its own
+ * test_badinput.c - the issue's bad-input list, each returning its own
  * documented code (include/nbo.h) with a real nbo_strerror message:
  * NULL buffer with a nonzero count, negative counts and displacements,
  * byte sizes that overflow, MPI_DATATYPE_NULL and uncommitted types, NULL
@@ -254,7 +254,7 @@ static void still_works(nbo_comm_t comm, unsigned seed)
 
 int main(int argc, char **argv)
 {
-    mt_init(&argc, &argv, "t_badinput");
+    mt_init(&argc, &argv, "test_badinput");
     const int P = mt_size;
     static char dummy;
     not_null = (nbo_request_t)(void *)&dummy;

@@ -1,5 +1,5 @@
 /*
- * t_errors.c - a served all-to-all that fails reports libnbo's reason in
+ * test_pmpi_errors.c - a served all-to-all that fails reports libnbo's reason in
  * MPI's terms: MPI_Error_string of the code the completion call gives
  * (its return value, or the status's MPI_ERROR for MPI_ERR_IN_STATUS)
  * starts with "libnbo: ".

@@ -1,5 +1,5 @@
 /*
- * t_multi.c - 8 requests outstanding at once, on one nbo communicator and
+ * test_multi.c - 8 requests outstanding at once, on one nbo communicator and
  * alternating over two, completed in reverse order with nbo_wait, with
  * nbo_waitall (NBO_REQUEST_NULL entries mixed in), and by polling nbo_test
  * in an order that differs from rank to rank.  Mixed sizes (Bruck and
@@ -128,7 +128,7 @@ out:
 
 int main(int argc, char **argv)
 {
-    mt_init(&argc, &argv, "t_multi");
+    mt_init(&argc, &argv, "test_multi");
     nbo_comm_t a, b;
     MT_OK(nbo_comm_create(MPI_COMM_WORLD, NULL, &a));
     MT_OK(nbo_comm_create(MPI_COMM_WORLD, NULL, &b));

@@ -1,8 +1,8 @@
 /*
- * verbs_fault.c - a peer killed in the middle of an all-to-all: the
+ * test_verbs_fault.c - a peer killed in the middle of an all-to-all: the
  * survivors must get an error from nbo_wait within bounded time, not hang.
  *
- *   mpiexec -disable-auto-cleanup -n 3 verbs_fault RESULT_DIR
+ *   mpiexec -disable-auto-cleanup -n 3 test_verbs_fault RESULT_DIR
  *
  * Pairwise, one send per window.  The last rank (inline progress) starts a
  * 1 MiB-per-peer nbo_ialltoall and SIGKILLs itself at once: its first
@@ -31,7 +31,8 @@
 static void on_fatal(int sig)
 {
     char msg[64];
-    int n = snprintf(msg, sizeof(msg), "verbs_fault: pid %d got signal %d\n", (int)getpid(), sig);
+    int n = snprintf(msg, sizeof(msg), "test_verbs_fault: pid %d got signal %d\n", (int)getpid(),
+                     sig);
     if (write(2, msg, (size_t)n) < 0)
         _exit(128 + sig);
     signal(sig, SIG_DFL);
@@ -42,7 +43,8 @@ static int reported;
 static void on_exit_early(void)
 {
     if (!reported)
-        fprintf(stderr, "verbs_fault: pid %d exits (inside MPI?) before reporting\n", (int)getpid());
+        fprintf(stderr, "test_verbs_fault: pid %d exits (inside MPI?) before reporting\n",
+                (int)getpid());
 }
 
 static double now_ms(void)
@@ -99,7 +101,7 @@ int main(int argc, char **argv)
     }
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0)
-        printf("verbs_fault: healthy round done, P=%d\n", size);
+        printf("test_verbs_fault: healthy round done, P=%d\n", size);
     fflush(stdout);
 
     double t0 = now_ms();
@@ -124,7 +126,7 @@ int main(int argc, char **argv)
         fprintf(f, "%d %.0f %d\n", rc, ms, data_ok);
         fclose(f);
     }
-    printf("verbs_fault rank %d: nbo_wait returned %d (%s) after %.0f ms%s\n", rank, rc,
+    printf("test_verbs_fault rank %d: nbo_wait returned %d (%s) after %.0f ms%s\n", rank, rc,
            nbo_strerror(rc), ms, rc == NBO_SUCCESS ? (data_ok ? ", data right" : ", DATA WRONG") : "");
     fflush(stdout);
     reported = 1;

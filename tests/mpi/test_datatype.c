@@ -1,5 +1,5 @@
 /*
- * t_datatype.c - derived datatypes: a strided MPI_Type_vector on the send
+ * test_datatype.c - derived datatypes: a strided MPI_Type_vector on the send
  * side, the receive side and both (alltoall, alltoallv, in place), a
  * contiguous derived type, and a vector type the user frees right after
  * the call.  Each algorithm; compared with MPI_Alltoall(v) on the whole
@@ -108,7 +108,7 @@ static void run_v(nbo_comm_t comm, MPI_Datatype vec, unsigned seed, int free_typ
 
 int main(int argc, char **argv)
 {
-    mt_init(&argc, &argv, "t_datatype");
+    mt_init(&argc, &argv, "test_datatype");
     MPI_Datatype vec = make_vector(), con;
     MPI_Type_contiguous(6, MPI_INT, &con);
     MPI_Type_commit(&con);

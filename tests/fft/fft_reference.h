@@ -1,10 +1,10 @@
 /*
- * fft_check.h - what the FFT tests share: input fields defined on the
+ * fft_reference.h - what the FFT tests share: input fields defined on the
  * global grid, their exact or serial-FFTW spectra, and helpers that read
  * and write local pencils in either precision as doubles.
  */
-#ifndef FFT_CHECK_H
-#define FFT_CHECK_H
+#ifndef FFT_REFERENCE_H
+#define FFT_REFERENCE_H
 
 #include <complex.h>
 

@@ -1,5 +1,5 @@
 /*
- * t_nonblocking.c - MPI_Ialltoall(v) requests in every completion call,
+ * test_pmpi_nonblocking.c - MPI_Ialltoall(v) requests in every completion call,
  * mixed with point-to-point requests, plus MPI_IN_PLACE and a derived
  * datatype.  Plain MPI; results checked against hand-computed values.
  */
@@ -226,7 +226,7 @@ static void blocking(int seed)
 
 int main(int argc, char **argv)
 {
-    pt_init(&argc, &argv, "t_nonblocking");
+    pt_init(&argc, &argv, "test_pmpi_nonblocking");
     int seed = 1;
     basic(1, 0, seed++);
     basic(1000, 1, seed++);

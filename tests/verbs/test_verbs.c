@@ -1,5 +1,5 @@
 /*
- * verbs_check.c - correctness of the verbs engine, run under mpiexec with
+ * test_verbs.c - correctness of the verbs engine, run under mpiexec with
  * NBO_ENGINE=verbs inside the Soft-RoCE guest (any P >= 2).
  *
  *   1. the engine query: engine verbs, the expected device
@@ -32,7 +32,7 @@ static int rank, size, failures;
     do {                                                                   \
         if (!(cond)) {                                                     \
             if (failures++ < 10) {                                         \
-                fprintf(stderr, "[verbs_check %d/%d] FAIL: ", rank, size); \
+                fprintf(stderr, "[test_verbs %d/%d] FAIL: ", rank, size); \
                 fprintf(stderr, __VA_ARGS__);                              \
                 fputc('\n', stderr);                                       \
             }                                                              \
@@ -129,7 +129,7 @@ static void check_query(nbo_comm_t c)
     CHECK(!(info.engine_caps & NBO_CAP_HW_WAITS), "HW_WAITS reported on a device without it");
     CHECK(info.engine_caps & NBO_CAP_EVENT_FD, "no completion fd reported");
     if (rank == 0)
-        printf("verbs_check: engine %s, progress %s, caps 0x%x, detail \"%s\"\n",
+        printf("test_verbs: engine %s, progress %s, caps 0x%x, detail \"%s\"\n",
                nbo_engine_name(info.engine), nbo_progress_name(info.progress), info.engine_caps,
                info.engine_detail);
 }
@@ -245,13 +245,13 @@ int main(int argc, char **argv)
     CHECK(held > 0, "rdma resource show lists none of this process's objects (%d)", held);
     CHECK(left == 0, "%d RDMA objects left after nbo_comm_free (%d before)", left, held);
     if (rank == 0)
-        printf("verbs_check: RDMA objects of rank 0: %d with 3 comms open, %d after freeing\n",
+        printf("test_verbs: RDMA objects of rank 0: %d with 3 comms open, %d after freeing\n",
                held, left);
 
     int all = 0;
     MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0)
-        printf("verbs_check P=%d: %s (%d failures)\n", size, all ? "FAIL" : "PASS", all);
+        printf("test_verbs P=%d: %s (%d failures)\n", size, all ? "FAIL" : "PASS", all);
     MPI_Finalize();
     return all ? 1 : 0;
 }

@@ -1,5 +1,5 @@
 /*
- * t_inplace.c - MPI_IN_PLACE: nbo_ialltoall for several sizes and each
+ * test_inplace.c - MPI_IN_PLACE: nbo_ialltoall for several sizes and each
  * algorithm (send count and type must be ignored), and nbo_ialltoallv with
  * irregular symmetric counts and gaps that must stay untouched; compared
  * with MPI_Alltoall(v) in place.
@@ -81,7 +81,7 @@ static void alltoallv_in_place(nbo_comm_t comm, unsigned seed, int max)
 
 int main(int argc, char **argv)
 {
-    mt_init(&argc, &argv, "t_inplace");
+    mt_init(&argc, &argv, "test_inplace");
     const nbo_algorithm_t algs[] = {NBO_ALG_AUTO, NBO_ALG_PAIRWISE, NBO_ALG_BRUCK};
     const size_t sizes[] = {0, 1, 7, 64, 4096, 65536};
     unsigned seed = 1;

@@ -1,5 +1,5 @@
 /*
- * t_persistent.c - MPI_Alltoall_init / MPI_Alltoallv_init requests: MPI_Start
+ * test_pmpi_persistent.c - MPI_Alltoall_init / MPI_Alltoallv_init requests: MPI_Start
  * 100 times, MPI_Startall with persistent point-to-point requests, every
  * completion call, inactive-request semantics, MPI_Request_free.
  */
@@ -171,7 +171,7 @@ static void outlive_comm(void)
 
 int main(int argc, char **argv)
 {
-    pt_init(&argc, &argv, "t_persistent");
+    pt_init(&argc, &argv, "test_pmpi_persistent");
     start_many();
     startall_mixed();
     outlive_comm();

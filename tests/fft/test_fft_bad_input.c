@@ -1,5 +1,5 @@
 /*
- * test_bad_input.c - p3dfft_overlap refuses bad input with a clear code and
+ * test_fft_bad_input.c - p3dfft_overlap refuses bad input with a clear code and
  * message, on every rank, without crashing or hanging; and a good plan
  * still works afterwards.
  *
@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fft_check.h"
+#include "fft_reference.h"
 
 static int rank, nprocs, failures;
 
@@ -195,7 +195,7 @@ int main(int argc, char **argv)
     execution_cases();
     name_cases();
     if (rank == 0)
-        printf("test_bad_input P=%d: %d failure(s)\n", nprocs, failures);
+        printf("test_fft_bad_input P=%d: %d failure(s)\n", nprocs, failures);
     MPI_Finalize();
     return failures ? 1 : 0;
 }

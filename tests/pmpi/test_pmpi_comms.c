@@ -1,5 +1,5 @@
 /*
- * t_comms.c - communicators: MPI_COMM_SELF, a split sub-communicator, an
+ * test_pmpi_comms.c - communicators: MPI_COMM_SELF, a split sub-communicator, an
  * intercommunicator (MPI serves it), and N communicators (--ncomms=N,
  * default 50) created, used and freed: the attribute callback must free
  * libnbo's state each time.
@@ -53,7 +53,7 @@ static void intercomm(int seed)
 
 int main(int argc, char **argv)
 {
-    pt_init(&argc, &argv, "t_comms");
+    pt_init(&argc, &argv, "test_pmpi_comms");
     int ncomms = 50;
     for (int i = 1; i < argc; i++)
         if (strncmp(argv[i], "--ncomms=", 9) == 0)

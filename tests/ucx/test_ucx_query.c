@@ -1,5 +1,5 @@
 /*
- * ucx_query.c - a UCX communicator says what it is: engine "ucx", a
+ * test_ucx_query.c - a UCX communicator says what it is: engine "ucx", a
  * completion descriptor (NBO_CAP_EVENT_FD), the UCX version and transports
  * in its detail; NBO_CAP_OFFLOAD exactly when an RDMA transport (rc/dc) is
  * configured; and the rendezvous threshold libnbo sets on TCP without RDMA
@@ -129,7 +129,7 @@ int main(int argc, char **argv)
     }
     if (rc == NBO_ERR_ENGINE) {
         if (rank == 0)
-            printf("ucx_query: UCX engine not usable here: SKIP\n");
+            printf("test_ucx_query: UCX engine not usable here: SKIP\n");
         MPI_Finalize();
         return 77;
     }
@@ -137,7 +137,7 @@ int main(int argc, char **argv)
     if (rc == NBO_SUCCESS)
         rc = nbo_comm_query(comm, &info);
     if (rc != NBO_SUCCESS) {
-        fprintf(stderr, "ucx_query: %s\n", nbo_strerror(rc));
+        fprintf(stderr, "test_ucx_query: %s\n", nbo_strerror(rc));
         bad = 1;
     } else {
         const char *name = nbo_engine_name(info.engine);
@@ -181,7 +181,8 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &P);
     /* "PASS (" is the line the cluster tests watch for (tests/cluster). */
     if (rank == 0)
-        printf("ucx_query P=%d: %s (detail, caps and threshold checked)\n", P, all ? "FAIL" : "PASS");
+        printf("test_ucx_query P=%d: %s (detail, caps and threshold checked)\n", P,
+               all ? "FAIL" : "PASS");
     MPI_Finalize();
     return all ? 1 : 0;
 }

@@ -1,5 +1,5 @@
 /*
- * t_cuda_alltoall - all-to-alls on CUDA device buffers, byte for byte
+ * test_cuda_alltoall - all-to-alls on CUDA device buffers, byte for byte
  * against MPI's own all-to-all on host copies of the same data:
  * nbo_ialltoall, nbo_ialltoallv (blocks with gaps, which must stay
  * untouched), the persistent forms started three times with new data,
@@ -193,7 +193,7 @@ static void strided(nbo_comm_t comm)
 
 int main(int argc, char **argv)
 {
-    mt_init(&argc, &argv, "t_cuda_alltoall");
+    mt_init(&argc, &argv, "test_cuda_alltoall");
     if (!cuda_gpu_pick(mt_rank, "skipped: ", "")) {
         MPI_Finalize();
         return CUDA_GPU_SKIP;

@@ -1,5 +1,5 @@
 /*
- * ucx_fault.c - a peer that stops answering must not hang libnbo (P = 2).
+ * test_ucx_fault.c - a peer that stops answering must not hang libnbo (P = 2).
  *
  * Rank 1 stops itself (SIGSTOP) before its all-to-all; rank 0's 1 MiB
  * all-to-all (a rendezvous send that nobody fetches, a receive nobody
@@ -33,7 +33,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (size != 2) {
         if (rank == 0)
-            printf("ucx_fault needs exactly 2 ranks: SKIP\n");
+            printf("test_ucx_fault needs exactly 2 ranks: SKIP\n");
         MPI_Finalize();
         return 77;
     }
@@ -45,7 +45,7 @@ int main(int argc, char **argv)
     int rc = nbo_comm_create(MPI_COMM_WORLD, &cfg, &comm);
     if (rc == NBO_ERR_ENGINE) {
         if (rank == 0)
-            printf("ucx_fault: UCX engine not usable here: SKIP\n");
+            printf("test_ucx_fault: UCX engine not usable here: SKIP\n");
         MPI_Finalize();
         return 77;
     }
@@ -103,7 +103,7 @@ int main(int argc, char **argv)
     int all = 0;
     MPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (rank == 0)
-        printf("ucx_fault: %s\n", all ? "FAIL" : "PASS");
+        printf("test_ucx_fault: %s\n", all ? "FAIL" : "PASS");
     free(s);
     free(r);
     MPI_Finalize();

@@ -1,5 +1,5 @@
 /*
- * t_alltoallv.c - nbo_ialltoallv against MPI_Alltoallv: irregular counts
+ * test_alltoallv.c - nbo_ialltoallv against MPI_Alltoallv: irregular counts
  * with zeros, blocks in permuted order with gaps that must stay untouched
  * (sentinel-filled) on both sides, ranks that send or receive nothing,
  * all-zero calls with NULL buffers, and send/receive types that differ but
@@ -82,7 +82,7 @@ static void run(nbo_comm_t comm, int kind, unsigned seed, int max, int bytes_rec
 
 int main(int argc, char **argv)
 {
-    mt_init(&argc, &argv, "t_alltoallv");
+    mt_init(&argc, &argv, "test_alltoallv");
     const int windows[] = {0, 1, 3}; /* 0: from the environment / default */
     for (int w = 0; w < 3 && !mt_failures(); w++) {
         nbo_comm_t comm;

@@ -1,5 +1,5 @@
 /*
- * verbs_host.c - on a machine without an RDMA device (this host), asking
+ * test_verbs_host.c - on a machine without an RDMA device (this host), asking
  * for the verbs engine fails cleanly with NBO_ERR_ENGINE on every rank, and
  * auto falls back to another engine.  Exits 77 (SKIP) where a device exists:
  * the Soft-RoCE guest checks that case.
@@ -21,7 +21,7 @@ int main(int argc, char **argv)
     MPI_Allreduce(&n, &any_dev, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (any_dev) {
         if (rank == 0)
-            printf("verbs_host: SKIP: an RDMA device is present\n");
+            printf("test_verbs_host: SKIP: an RDMA device is present\n");
         MPI_Finalize();
         return 77;
     }
@@ -43,13 +43,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "rank %d: auto did not fall back (rc %d)\n", rank, rc);
         fails++;
     } else if (rank == 0)
-        printf("verbs_host: verbs -> NBO_ERR_ENGINE, auto -> %s\n", nbo_engine_name(info.engine));
+        printf("test_verbs_host: verbs -> NBO_ERR_ENGINE, auto -> %s\n",
+               nbo_engine_name(info.engine));
     if (c)
         nbo_comm_free(&c);
     int all = 0;
     MPI_Allreduce(&fails, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0)
-        printf("verbs_host: %s\n", all ? "FAIL" : "PASS");
+        printf("test_verbs_host: %s\n", all ? "FAIL" : "PASS");
     MPI_Finalize();
     return all ? 1 : 0;
 }

@@ -1,5 +1,5 @@
 /*
- * ucx_leak.c - 100 UCX communicators created and freed one after another,
+ * test_ucx_leak.c - 100 UCX communicators created and freed one after another,
  * each running one all-to-all (small and rendezvous-sized alternately):
  * afterwards the process holds the descriptors it held before (the shared
  * UCP worker, its event fd and sockets are all released with the last
@@ -82,7 +82,7 @@ int main(int argc, char **argv)
     int rc = one_round(0, size); /* warm-up: MPI and UCX allocate once */
     if (rc == NBO_ERR_ENGINE) {
         if (rank == 0)
-            printf("ucx_leak: UCX engine not usable here: SKIP\n");
+            printf("test_ucx_leak: UCX engine not usable here: SKIP\n");
         MPI_Finalize();
         return 77;
     }
@@ -131,12 +131,13 @@ int main(int argc, char **argv)
         bad = 1;
     }
     if (rank == 0)
-        printf("ucx_leak: fds %d -> %d, RSS %ld -> %ld KiB (pass 1); fds %d -> %d, RSS %ld -> %ld KiB "
-               "(pass 2)\n", fds0, fds1, rss0, rss1, fds2a, fds2b, rss2a, rss2);
+        printf("test_ucx_leak: fds %d -> %d, RSS %ld -> %ld KiB (pass 1); "
+               "fds %d -> %d, RSS %ld -> %ld KiB (pass 2)\n",
+               fds0, fds1, rss0, rss1, fds2a, fds2b, rss2a, rss2);
     int all = 0;
     MPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (rank == 0)
-        printf("ucx_leak P=%d: %s\n", size, all ? "FAIL" : "PASS");
+        printf("test_ucx_leak P=%d: %s\n", size, all ? "FAIL" : "PASS");
     MPI_Finalize();
     return all ? 1 : 0;
 }
