@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "core.h"
-#include "device/device.h"
 
 typedef struct call {
     const void *sendbuf;
@@ -94,29 +93,11 @@ static int build(const call_t *k, nbo_comm_t comm, nbo_request_t *req, int persi
         .window = c->cfg.window,
         .bruck_max = c->cfg.bruck_max,
     };
-    /* GPU buffers: the engine gets pinned host mirrors instead (or the
-     * device buffers, if it can move device memory). */
-    void *sbuf = in_place ? NULL : (void *)k->sendbuf, *rbuf = k->recvbuf;
-    nbo_stage_t *st = NULL;
-    rc = nbo_stage_prepare(c, in_place ? NULL : &smap, &rmap, &st, &sbuf, &rbuf);
-    if (rc != NBO_SUCCESS) {
-        nbo_block_map_free(&smap);
-        nbo_block_map_free(&rmap);
-        return rc;
-    }
     struct nbo_request *r;
-    rc = nbo_request_create(c, &a, sbuf, rbuf, &smap, &rmap, persistent, &r);
-    if (rc != NBO_SUCCESS) {
-        nbo_stage_free(st);
-        nbo_block_map_free(&smap);
-        nbo_block_map_free(&rmap);
+    rc = nbo_request_create(c, &a, in_place ? NULL : (void *)k->sendbuf, k->recvbuf, &smap,
+                            &rmap, persistent, &r); /* r owns the maps */
+    if (rc != NBO_SUCCESS)
         return rc;
-    }
-    rc = nbo_stage_attach(r, st); /* r owns st from here */
-    if (rc != NBO_SUCCESS) {
-        nbo_request_free(&r);
-        return rc;
-    }
     if (!persistent) {
         nbo_lock();
         rc = nbo_request_begin(r);
