@@ -11,11 +11,14 @@
 
 #include "core.h"
 
-int nbo_check_call(struct nbo_comm *c, int kind, const size_t *sbytes, const size_t *rbytes)
+int nbo_check_call(struct nbo_comm *c, nbo_coll_t coll, int persistent, const size_t *sbytes,
+                   const size_t *rbytes)
 {
     const int P = c->size;
     int rc = NBO_SUCCESS;
-    /* 1. Everyone makes the same kind of call (alltoall, alltoallv, ...). */
+    /* 1. Everyone makes the same kind of call: the same collective, and
+     * all persistent or none. */
+    int kind = (int)coll * 2 + (persistent != 0);
     int kmin = kind, kmax = kind;
     if (MPI_Allreduce(&kind, &kmin, 1, MPI_INT, MPI_MIN, c->comm) != MPI_SUCCESS ||
         MPI_Allreduce(&kind, &kmax, 1, MPI_INT, MPI_MAX, c->comm) != MPI_SUCCESS)

@@ -96,8 +96,7 @@ static int choose_engine(MPI_Comm comm, nbo_engine_kind_t want, const nbo_engine
  * descriptor to sleep on; otherwise inline (a thread would have to poll). */
 static int choose_progress(struct nbo_comm *c, nbo_progress_mode_t want)
 {
-    char detail[128];
-    unsigned caps = c->ops->caps(c->ec, detail, sizeof(detail));
+    const unsigned caps = c->caps;
     int provided = MPI_THREAD_SINGLE;
     MPI_Query_thread(&provided);
     if (want == NBO_PROGRESS_AUTO) {
@@ -172,6 +171,10 @@ int nbo_comm_create(MPI_Comm comm, const nbo_config_t *config, nbo_comm_t *out)
         return rc;
     }
     c->cfg.engine = c->ops->kind;
+    /* Asked once (fixed once the engine is open): a request on device
+     * buffers needs NBO_CAP_DEVICE_MEM without taking the lock. */
+    char detail[128];
+    c->caps = c->ops->caps(c->ec, detail, sizeof(detail));
     rc = nbo_agree(c->comm, choose_progress(c, c->cfg.progress));
     if (rc == NBO_SUCCESS) {
         c->magic = NBO_COMM_MAGIC;

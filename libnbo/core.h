@@ -14,13 +14,12 @@
 #include "../util/util.h" /* nbo_now, nbo_agree */
 #include <stdint.h>
 
+#include "../memory/memory.h"
 #include "../offload/engine.h"
 #include "../progress/progress.h"
 #include "datatype.h"
 #include <nbo.h>
 #include "schedule.h"
-
-struct nbo_stage; /* device/device.h: staging of GPU buffers, NULL for host */
 
 #define NBO_COMM_MAGIC 0x6e626f63u /* "nboc" */
 #define NBO_REQ_MAGIC  0x6e626f72u /* "nbor" */
@@ -34,6 +33,7 @@ struct nbo_comm {
     nbo_config_t            cfg;        /* resolved: no AUTO left */
     const nbo_engine_ops_t *ops;
     nbo_engine_comm_t      *ec;
+    unsigned                caps;       /* the engine's NBO_CAP_*: fixed once open */
     uint32_t                seq;        /* collective calls so far: the wire tag */
     int                     live;       /* requests created and not yet freed */
     int                     broken;     /* a peer or link failed: free is local */
@@ -60,7 +60,7 @@ struct nbo_request {
     nbo_block_map_t     send_map, recv_map; /* for PACK / UNPACK */
     void               *tmp;        /* scratch of sched.tmp_bytes */
     int                 attached;   /* plan_attach succeeded */
-    struct nbo_stage   *stage;      /* device buffers (device/), else NULL */
+    nbo_mem_t          *mem;        /* the buffers' memory type (memory/) */
     /* run state */
     int                 cursor;     /* next task to execute */
     int32_t            *pending;    /* [ntasks]: per WAIT, tasks not yet done */
@@ -81,10 +81,13 @@ void nbo_comm_source_init(struct nbo_comm *c);
 /* Checks shared by every entry point; return NBO_SUCCESS or an error. */
 int nbo_request_check(nbo_request_t *req);
 
-/* Build a request from compile arguments (libnbo/request.c). */
+/* Build a request from compile arguments (libnbo/request.c): the memory
+ * type of the buffers, the task list, the engine's registration.  sendbuf
+ * and recvbuf are what the tasks address (sendbuf NULL in place).  The
+ * request takes the block maps, even on error. */
 int nbo_request_create(struct nbo_comm *c, const nbo_sched_args_t *args,
                        void *sendbuf, void *recvbuf,
-                       const nbo_block_map_t *smap, const nbo_block_map_t *rmap,
+                       nbo_block_map_t *smap, nbo_block_map_t *rmap,
                        int persistent, struct nbo_request **out);
 
 /* Arm and post the first window (lock held). */
@@ -96,9 +99,18 @@ void nbo_request_advance(struct nbo_request *r);
 /* Fail a running request: withdraw its posted tasks (lock held). */
 void nbo_request_fail(struct nbo_request *r, int err);
 
-/* NBO_CHECK: agree across ranks that the call matches (check.c).  kind
- * distinguishes alltoall / alltoallv / persistent forms. */
-int nbo_check_call(struct nbo_comm *c, int kind, const size_t *sbytes, const size_t *rbytes);
+/* The collectives a request runs.  NBO_CHECK sends coll * 2 + persistent
+ * to the other ranks and prints it when they differ. */
+typedef enum nbo_coll {
+    NBO_COLL_ALLTOALLV = 0,
+    NBO_COLL_ALLTOALL  = 1,
+} nbo_coll_t;
+
+/* NBO_CHECK: agree across ranks that the call matches (check.c): the same
+ * collective, persistent or not, and what each rank sends a peer is what
+ * the peer expects to receive. */
+int nbo_check_call(struct nbo_comm *c, nbo_coll_t coll, int persistent, const size_t *sbytes,
+                   const size_t *rbytes);
 
 
 #endif

@@ -7,7 +7,6 @@
 #include <time.h>
 
 #include "core.h"
-#include "device/device.h"
 
 int nbo_request_check(nbo_request_t *req)
 {
@@ -20,26 +19,24 @@ int nbo_request_check(nbo_request_t *req)
     return NBO_SUCCESS;
 }
 
+static void request_destroy(struct nbo_request *r);
+
+/* One side of the call as a memory type sees it (memory.h). */
+static nbo_mem_side_t mem_side(const nbo_block_map_t *m, int present)
+{
+    nbo_mem_side_t s = {.base = present ? m->base : NULL, .lo = m->lo, .hi = m->hi,
+                        .span = m->span, .contig = present ? m->dt.contig : 1};
+    return s;
+}
+
 int nbo_request_create(struct nbo_comm *c, const nbo_sched_args_t *args, void *sendbuf,
-                       void *recvbuf, const nbo_block_map_t *smap, const nbo_block_map_t *rmap,
+                       void *recvbuf, nbo_block_map_t *smap, nbo_block_map_t *rmap,
                        int persistent, struct nbo_request **out)
 {
     struct nbo_request *r = calloc(1, sizeof(*r));
-    if (!r)
-        return NBO_ERR_NOMEM;
-    int rc = nbo_sched_compile(args, &r->sched);
-    if (rc != NBO_SUCCESS) {
-        free(r);
-        return rc;
-    }
-    r->pending = calloc((size_t)r->sched.ntasks + 1, sizeof(int32_t));
-    if (r->sched.tmp_bytes)
-        r->tmp = malloc(r->sched.tmp_bytes);
-    if (!r->pending || (r->sched.tmp_bytes && !r->tmp)) {
-        nbo_sched_destroy(&r->sched);
-        free(r->pending);
-        free(r->tmp);
-        free(r);
+    if (!r) {
+        nbo_block_map_free(smap);
+        nbo_block_map_free(rmap);
         return NBO_ERR_NOMEM;
     }
     r->magic = NBO_REQ_MAGIC;
@@ -48,44 +45,77 @@ int nbo_request_create(struct nbo_comm *c, const nbo_sched_args_t *args, void *s
     r->in_place = args->in_place;
     r->send_map = *smap;
     r->recv_map = *rmap;
-    r->x.tasks = r->sched.tasks;
-    r->x.ntasks = r->sched.ntasks;
-    r->x.buf[NBO_BUF_SEND] = sendbuf;
-    r->x.buf[NBO_BUF_RECV] = recvbuf;
-    r->x.buf[NBO_BUF_TMP] = r->tmp;
-    r->x.buf_len[NBO_BUF_SEND] = args->in_place ? 0 : smap->span;
-    r->x.buf_len[NBO_BUF_RECV] = rmap->span;
-    r->x.buf_len[NBO_BUF_TMP] = r->sched.tmp_bytes;
+    r->mem = &nbo_mem_host;
 
-    nbo_lock();
-    r->x.tag = c->seq++; /* every rank numbers its collective calls alike */
-    rc = c->ops->plan_attach ? c->ops->plan_attach(c->ec, &r->x) : NBO_SUCCESS;
+    /* Before compiling: device buffers get host mirrors the engine runs on
+     * instead (or stay, if the engine moves device memory). */
+    nbo_mem_call_t mc = {
+        .side = {mem_side(smap, !args->in_place), mem_side(rmap, 1)},
+        .chunk = c->cfg.cuda_chunk,
+        .engine_device_mem = (c->caps & NBO_CAP_DEVICE_MEM) != 0,
+        .progress_sleeps = c->cfg.progress == NBO_PROGRESS_THREAD && c->source.fd >= 0,
+    };
+    void *buf[2] = {sendbuf, recvbuf};
+    nbo_mem_t *m;
+    int rc = nbo_mem_prepare(&mc, &m, buf);
     if (rc == NBO_SUCCESS) {
-        r->attached = 1;
-        c->live++;
+        r->mem = m;
+        rc = nbo_sched_compile(args, &r->sched);
     }
-    nbo_unlock();
+    if (rc == NBO_SUCCESS) {
+        r->pending = calloc((size_t)r->sched.ntasks + 1, sizeof(int32_t));
+        if (r->sched.tmp_bytes)
+            r->tmp = malloc(r->sched.tmp_bytes);
+        if (!r->pending || (r->sched.tmp_bytes && !r->tmp))
+            rc = NBO_ERR_NOMEM;
+    }
+    if (rc == NBO_SUCCESS) {
+        r->x.tasks = r->sched.tasks;
+        r->x.ntasks = r->sched.ntasks;
+        r->x.buf[NBO_BUF_SEND] = buf[NBO_MEM_SEND];
+        r->x.buf[NBO_BUF_RECV] = buf[NBO_MEM_RECV];
+        r->x.buf[NBO_BUF_TMP] = r->tmp;
+        r->x.buf_len[NBO_BUF_SEND] = args->in_place ? 0 : smap->span;
+        r->x.buf_len[NBO_BUF_RECV] = rmap->span;
+        r->x.buf_len[NBO_BUF_TMP] = r->sched.tmp_bytes;
+
+        nbo_lock();
+        r->x.tag = c->seq++; /* every rank numbers its collective calls alike */
+        rc = c->ops->plan_attach ? c->ops->plan_attach(c->ec, &r->x) : NBO_SUCCESS;
+        if (rc == NBO_SUCCESS) {
+            r->attached = 1;
+            c->live++;
+        }
+        nbo_unlock();
+    }
+    if (rc == NBO_SUCCESS) {
+        nbo_mem_plan_t plan = {.sched = &r->sched, .in_place = r->in_place, .buf = r->x.buf,
+                               .last_activity = &r->last_activity};
+        void *map_base[2] = {r->send_map.base, r->recv_map.base};
+        rc = r->mem->ops->attach(r->mem, &plan, map_base);
+        r->send_map.base = map_base[NBO_MEM_SEND];
+        r->recv_map.base = map_base[NBO_MEM_RECV];
+    }
     if (rc != NBO_SUCCESS) {
-        r->send_map.owned = r->recv_map.owned = MPI_DATATYPE_NULL; /* caller frees */
-        r->magic = 0;
-        nbo_sched_destroy(&r->sched);
-        free(r->pending);
-        free(r->tmp);
-        free(r);
+        nbo_lock();
+        request_destroy(r);
+        nbo_unlock();
         return rc;
     }
     *out = r;
     return NBO_SUCCESS;
 }
 
-/* Lock held, request inactive. */
+/* Lock held, request inactive; also undoes a create that failed midway. */
 static void request_destroy(struct nbo_request *r)
 {
     struct nbo_comm *c = r->comm;
-    if (r->attached && c->ops->plan_detach)
-        c->ops->plan_detach(c->ec, &r->x);
-    c->live--;
-    nbo_stage_free(r->stage);
+    if (r->attached) {
+        if (c->ops->plan_detach)
+            c->ops->plan_detach(c->ec, &r->x);
+        c->live--;
+    }
+    r->mem->ops->free(r->mem);
     nbo_sched_destroy(&r->sched);
     nbo_block_map_free(&r->send_map);
     nbo_block_map_free(&r->recv_map);
@@ -114,12 +144,10 @@ int nbo_request_begin(struct nbo_request *r)
     r->state = REQ_ACTIVE;
     r->last_activity = nbo_now();
     LIST_INSERT_HEAD(&c->active, r, active_link);
-    if (r->stage) {
-        int rc = nbo_stage_begin(r); /* start copying send data from the GPU */
-        if (rc != NBO_SUCCESS) {
-            nbo_request_fail(r, rc);
-            return NBO_SUCCESS; /* reported by test/wait, as any failure */
-        }
+    int rc = r->mem->ops->begin(r->mem); /* device memory: start copying send data off the GPU */
+    if (rc != NBO_SUCCESS) {
+        nbo_request_fail(r, rc);
+        return NBO_SUCCESS; /* reported by test/wait, as any failure */
     }
     nbo_request_advance(r);
     nbo_progress_started(&c->source);
@@ -137,8 +165,8 @@ void nbo_exec_complete(nbo_exec_t *x, int task, int status)
     }
     r->pending[r->sched.tasks[task].wait]--;
     r->last_activity = nbo_now();
-    if (r->stage && r->sched.tasks[task].kind == NBO_TASK_RECV) {
-        int rc = nbo_stage_received(r, task); /* copy the block to the GPU */
+    if (r->sched.tasks[task].kind == NBO_TASK_RECV) {
+        int rc = r->mem->ops->received(r->mem, task); /* device memory: copy the block back */
         if (rc != NBO_SUCCESS && r->status == NBO_SUCCESS)
             r->status = rc;
     }
@@ -150,14 +178,13 @@ static int run_local(struct nbo_request *r, const nbo_task_t *t)
     char **b = (char **)r->x.buf;
     MPI_Comm comm = r->comm->comm;
     switch (t->kind) {
-    case NBO_TASK_COPY:
-        if (r->stage) {
-            int rc = nbo_stage_copy(r, t); /* device memory: cudaMemcpy */
-            if (rc != 0)
-                return rc > 0 ? NBO_SUCCESS : rc;
-        }
+    case NBO_TASK_COPY: {
+        int rc = r->mem->ops->copy(r->mem, t); /* device memory copies itself */
+        if (rc != 0)
+            return rc > 0 ? NBO_SUCCESS : rc;
         memcpy(b[t->buf] + t->off, b[t->src_buf] + t->src_off, t->len);
         return NBO_SUCCESS;
+    }
     case NBO_TASK_PACK: /* in place, outgoing data is in the receive buffer */
         return nbo_block_pack(r->in_place ? &r->recv_map : &r->send_map, t->peer,
                               b[t->buf] + t->off, t->len, comm);
@@ -183,7 +210,7 @@ void nbo_request_advance(struct nbo_request *r)
                    (tasks[r->cursor + n].kind == NBO_TASK_SEND ||
                     tasks[r->cursor + n].kind == NBO_TASK_RECV))
                 n++;
-            if (r->stage && (n = nbo_stage_runnable(r, r->cursor, n)) <= 0) {
+            if ((n = r->mem->ops->runnable(r->mem, r->cursor, n)) <= 0) {
                 if (n < 0) /* else: send data not yet copied from the GPU */
                     nbo_request_fail(r, n);
                 return;
@@ -196,7 +223,7 @@ void nbo_request_advance(struct nbo_request *r)
             r->posted += n;
             r->cursor += n;
         } else {
-            int k = r->stage ? nbo_stage_runnable(r, r->cursor, 1) : 1;
+            int k = r->mem->ops->runnable(r->mem, r->cursor, 1);
             if (k <= 0) {
                 if (k < 0)
                     nbo_request_fail(r, k);
@@ -211,7 +238,7 @@ void nbo_request_advance(struct nbo_request *r)
         }
     }
     if (r->state == REQ_ACTIVE && r->cursor == r->sched.ntasks && r->posted == 0) {
-        int done = r->stage ? nbo_stage_finish(r) : 1; /* copies to the GPU */
+        int done = r->mem->ops->finish(r->mem); /* device memory: copies back */
         if (done < 0)
             nbo_request_fail(r, done);
         else if (done)
@@ -231,8 +258,7 @@ void nbo_request_fail(struct nbo_request *r, int err)
     r->comm->broken = 1;
     if (r->posted > 0)
         r->comm->ops->cancel(r->comm->ec, &r->x);
-    if (r->stage)
-        nbo_stage_quiesce(r); /* no copy may touch the buffers after this */
+    r->mem->ops->quiesce(r->mem); /* no copy may touch the buffers after this */
     request_finish(r, err);
 }
 

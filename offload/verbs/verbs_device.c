@@ -44,7 +44,7 @@ static int gid_is_zero(const union ibv_gid *g)
 /* GPUDirect RDMA: with the nvidia_peermem kernel module (formerly
  * nv_peer_mem) loaded, ibv_reg_mr accepts CUDA device memory and the NIC
  * reads and writes the GPU directly.  This engine does not use it (device
- * buffers are staged through host memory, libnbo/device): it only says
+ * buffers are staged through host memory, memory/cuda): it only says
  * whether the machine has it, for whoever chooses an engine. */
 static void probe_gpudirect(verbs_device_t *d)
 {

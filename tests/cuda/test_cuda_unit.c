@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "device/device.h"
+#include "cuda/device.h"
 #include "nbo.h"
 
 static int failures;

@@ -13,16 +13,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "device.h"
-#include <nbo.h>
-
-#if NBO_HAVE_CUDA
-
 #include <cuda_runtime_api.h>
 #include <link.h>
 #include <stddef.h>
 #include <pthread.h>
 #include <stdatomic.h>
+
+#include "device.h"
+#include <nbo.h>
 
 static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
 static int probe_rc = NBO_ERR_CUDA;
@@ -121,14 +119,3 @@ int nbo_cuda_available(char *detail, size_t len)
 {
     return nbo_dev_probe(detail, len);
 }
-
-#else
-
-int nbo_cuda_available(char *detail, size_t len)
-{
-    if (detail && len)
-        snprintf(detail, len, "libnbo was built without CUDA (meson -Dcuda=enabled needs the CUDA toolkit)");
-    return NBO_ERR_CUDA;
-}
-
-#endif

@@ -1,5 +1,6 @@
 /*
- * stage.c - all-to-alls on CUDA device buffers (README.md in this folder).
+ * stage.c - the CUDA memory type's hooks (memory.h): all-to-alls on CUDA
+ * device buffers (README.md in this folder).
  *
  *   DIRECT     the engine moves device memory (NBO_CAP_DEVICE_MEM): the task
  *              list runs on the user's buffers; only local COPY tasks need
@@ -25,11 +26,11 @@
 
 #include <cuda_runtime_api.h>
 
-#include "../core.h"
+#include "../../util/util.h" /* nbo_now */
 #include "device.h"
 
 enum { STAGE_DIRECT, STAGE_PIPELINED, STAGE_WHOLE };
-enum { SEND = 0, RECV = 1 };
+enum { SEND = NBO_MEM_SEND, RECV = NBO_MEM_RECV };
 
 typedef struct side {
     char    *user;  /* the user's base pointer (device memory), NULL: host side */
@@ -38,21 +39,23 @@ typedef struct side {
     size_t   bytes;
 } side_t;
 
-struct nbo_stage {
-    int          mode;
-    int          dev;
-    int          blocking;  /* wait on the GPU instead of polling it */
-    size_t       chunk;
-    side_t       s[2];
-    cudaStream_t d2h, h2d;
-    int          ngroups;   /* chunks of sends copied from the GPU */
-    int         *group_of;  /* [ntasks] */
-    cudaEvent_t *ev;        /* [max(ngroups, 1)]: chunk copied */
-    cudaEvent_t  back;      /* every copy to the GPU done */
-    cudaEvent_t  user;      /* the legacy default stream's work at the start */
-    int          ready;     /* chunks known landed in this run */
-    int          back_recorded;
-};
+typedef struct nbo_stage {
+    nbo_mem_t      mem;       /* first: the core sees only this */
+    nbo_mem_plan_t plan;      /* the request's task list and buffers (attach) */
+    int            mode;
+    int            dev;
+    int            blocking;  /* wait on the GPU instead of polling it */
+    size_t         chunk;
+    side_t         s[2];      /* [SEND], [RECV] */
+    cudaStream_t   d2h, h2d;
+    int            ngroups;   /* chunks of sends copied from the GPU */
+    int           *group_of;  /* [ntasks] */
+    cudaEvent_t   *ev;        /* [max(ngroups, 1)]: chunk copied */
+    cudaEvent_t    back;      /* every copy to the GPU done */
+    cudaEvent_t    user;      /* the legacy default stream's work at the start */
+    int            ready;     /* chunks known landed in this run */
+    int            back_recorded;
+} nbo_stage_t;
 
 /* The mirror's base: where the user's base pointer maps to. */
 static char *mirror(const side_t *s) { return s->pin ? s->pin - s->from : NULL; }
@@ -81,10 +84,9 @@ static void leave(const nbo_stage_t *st, int old)
         cudaSetDevice(old);
 }
 
-void nbo_stage_free(nbo_stage_t *st)
+static void stage_free(nbo_mem_t *m)
 {
-    if (!st)
-        return;
+    nbo_stage_t *st = (nbo_stage_t *)m;
     int old = enter(st);
     if (st->d2h)
         cudaStreamSynchronize(st->d2h);
@@ -111,48 +113,44 @@ void nbo_stage_free(nbo_stage_t *st)
     free(st);
 }
 
-int nbo_stage_prepare(struct nbo_comm *c, const nbo_block_map_t *smap, const nbo_block_map_t *rmap,
-                      nbo_stage_t **out, void **sbuf, void **rbuf)
+/* Claims the call if either buffer is device memory (the in-place send
+ * side has no buffer: -1). */
+static int stage_prepare(const nbo_mem_call_t *call, nbo_mem_t **out, void *buf[2])
 {
     *out = NULL;
-    int sdev = smap ? nbo_dev_locate(smap->base) : -1;
-    int rdev = nbo_dev_locate(rmap->base);
+    const nbo_mem_side_t *side = call->side;
+    int sdev = nbo_dev_locate(side[SEND].base);
+    int rdev = nbo_dev_locate(side[RECV].base);
     if (sdev < 0 && rdev < 0)
-        return NBO_SUCCESS; /* host memory: nothing to do */
+        return NBO_SUCCESS; /* host memory: not ours */
     if (sdev >= 0 && rdev >= 0 && sdev != rdev)
         return NBO_ERR_DEVICE;
-
-    nbo_lock();
-    char detail[128];
-    unsigned caps = c->ops->caps(c->ec, detail, sizeof(detail));
-    int fd = c->ops->event_fd ? c->ops->event_fd(c->ec) : -1;
-    nbo_unlock();
 
     nbo_stage_t *st = calloc(1, sizeof(*st));
     if (!st)
         return NBO_ERR_NOMEM;
+    st->mem.ops = &nbo_mem_cuda;
     st->dev = sdev >= 0 ? sdev : rdev;
-    st->chunk = c->cfg.cuda_chunk;
+    st->chunk = call->chunk;
     /* The progress thread sleeps on the engine's descriptor, which a copy
      * finishing does not wake: there it waits on the GPU (for one chunk at
      * most).  Inline progress and descriptor-less engines poll anyway. */
-    st->blocking = c->cfg.progress == NBO_PROGRESS_THREAD && fd >= 0;
-    const int contig = (!smap || smap->dt.contig) && rmap->dt.contig;
-    st->mode = (caps & NBO_CAP_DEVICE_MEM) && contig ? STAGE_DIRECT : STAGE_WHOLE;
+    st->blocking = call->progress_sleeps;
+    const int contig = side[SEND].contig && side[RECV].contig;
+    st->mode = call->engine_device_mem && contig ? STAGE_DIRECT : STAGE_WHOLE;
     if (sdev >= 0)
-        st->s[SEND].user = smap->base;
+        st->s[SEND].user = side[SEND].base;
     if (rdev >= 0)
-        st->s[RECV].user = rmap->base;
+        st->s[RECV].user = side[RECV].base;
 
     int old = enter(st), rc = NBO_SUCCESS;
     cudaError_t e_;
     if (st->mode != STAGE_DIRECT) {
-        const nbo_block_map_t *maps[2] = {smap, rmap};
         for (int i = 0; i < 2 && rc == NBO_SUCCESS; i++) {
             side_t *s = &st->s[i];
             if (!s->user)
                 continue;
-            nbo_stage_extent(maps[i]->lo, maps[i]->hi, maps[i]->span, &s->from, &s->bytes);
+            nbo_stage_extent(side[i].lo, side[i].hi, side[i].span, &s->from, &s->bytes);
             rc = CU(cudaHostAlloc((void **)&s->pin, s->bytes ? s->bytes : 1, cudaHostAllocPortable));
         }
         if (rc == NBO_SUCCESS)
@@ -166,39 +164,37 @@ int nbo_stage_prepare(struct nbo_comm *c, const nbo_block_map_t *smap, const nbo
         rc = CU(cudaEventCreateWithFlags(&st->user, cudaEventDisableTiming));
     leave(st, old);
     if (rc != NBO_SUCCESS) {
-        nbo_stage_free(st);
+        stage_free(&st->mem);
         return rc;
     }
-    if (st->s[SEND].pin)
-        *sbuf = mirror(&st->s[SEND]);
-    if (st->s[RECV].pin)
-        *rbuf = mirror(&st->s[RECV]);
-    *out = st;
+    for (int i = 0; i < 2; i++)
+        if (st->s[i].pin)
+            buf[i] = mirror(&st->s[i]);
+    *out = &st->mem;
     return NBO_SUCCESS;
 }
 
-int nbo_stage_attach(struct nbo_request *r, nbo_stage_t *st)
+static int stage_attach(nbo_mem_t *m, const nbo_mem_plan_t *plan, void *map_base[2])
 {
-    if (!st)
-        return NBO_SUCCESS;
-    r->stage = st;
+    nbo_stage_t *st = (nbo_stage_t *)m;
+    st->plan = *plan;
     if (st->mode == STAGE_DIRECT)
         return NBO_SUCCESS;
-    if (nbo_stage_pipelinable(&r->sched, r->in_place)) {
+    const nbo_sched_t *s = plan->sched;
+    if (nbo_stage_pipelinable(s, plan->in_place)) {
         st->mode = STAGE_PIPELINED;
         if (st->s[SEND].pin) { /* else a host send buffer: no chunks to wait for */
-            st->group_of = malloc(((size_t)r->sched.ntasks + 1) * sizeof(int));
+            st->group_of = malloc(((size_t)s->ntasks + 1) * sizeof(int));
             if (!st->group_of)
                 return NBO_ERR_NOMEM;
-            st->ngroups = nbo_stage_group(r->sched.tasks, r->sched.ntasks, st->chunk, st->group_of);
+            st->ngroups = nbo_stage_group(s->tasks, s->ntasks, st->chunk, st->group_of);
         }
     } else {
         /* Local tasks (PACK, in-place copies) read the mirrors through the
          * block maps: point those at the mirrors too. */
-        if (st->s[SEND].pin)
-            r->send_map.base = mirror(&st->s[SEND]);
-        if (st->s[RECV].pin)
-            r->recv_map.base = mirror(&st->s[RECV]);
+        for (int i = 0; i < 2; i++)
+            if (st->s[i].pin)
+                map_base[i] = mirror(&st->s[i]);
     }
     const int nev = st->ngroups > 0 ? st->ngroups : 1;
     st->ev = calloc((size_t)nev, sizeof(cudaEvent_t));
@@ -256,9 +252,9 @@ static int after_legacy_stream(nbo_stage_t *st)
     return rc;
 }
 
-int nbo_stage_begin(struct nbo_request *r)
+static int stage_begin(nbo_mem_t *m)
 {
-    nbo_stage_t *st = r->stage;
+    nbo_stage_t *st = (nbo_stage_t *)m;
     st->ready = 0;
     st->back_recorded = 0;
     int old = enter(st);
@@ -279,9 +275,10 @@ int nbo_stage_begin(struct nbo_request *r)
             rc = CU(cudaEventRecord(st->ev[0], st->d2h));
     } else {
         /* Chunk by chunk, in the order the schedule sends. */
-        const nbo_task_t *t = r->sched.tasks;
+        const nbo_task_t *t = st->plan.sched->tasks;
+        const int ntasks = st->plan.sched->ntasks;
         for (int g = 0, i = 0; g < st->ngroups && rc == NBO_SUCCESS; g++) {
-            for (; i < r->sched.ntasks && rc == NBO_SUCCESS; i++) {
+            for (; i < ntasks && rc == NBO_SUCCESS; i++) {
                 if (st->group_of[i] > g)
                     break;
                 if (st->group_of[i] == g)
@@ -296,9 +293,8 @@ int nbo_stage_begin(struct nbo_request *r)
 }
 
 /* Has chunk g landed?  1, 0 (not yet) or an error.  Chunks land in order. */
-static int landed(struct nbo_request *r, int g)
+static int landed(nbo_stage_t *st, int g)
 {
-    nbo_stage_t *st = r->stage;
     while (st->ready <= g) {
         cudaEvent_t ev = st->ev[st->ready];
         cudaError_t e = st->blocking ? cudaEventSynchronize(ev) : cudaEventQuery(ev);
@@ -307,26 +303,26 @@ static int landed(struct nbo_request *r, int g)
         if (e != cudaSuccess)
             return cuda_fail("waiting for a copy from the GPU", e);
         st->ready++;
-        r->last_activity = nbo_now();
+        *st->plan.last_activity = nbo_now(); /* the timeout counts it as progress */
     }
     return 1;
 }
 
-int nbo_stage_runnable(struct nbo_request *r, int first, int n)
+static int stage_runnable(nbo_mem_t *m, int first, int n)
 {
-    nbo_stage_t *st = r->stage;
+    nbo_stage_t *st = (nbo_stage_t *)m;
     if (st->mode == STAGE_DIRECT || (st->mode == STAGE_PIPELINED && st->ngroups == 0))
         return n; /* nothing comes off the GPU first */
     int old = enter(st), k = 0;
     if (st->mode == STAGE_WHOLE) {
-        int rc = landed(r, 0);
+        int rc = landed(st, 0);
         k = rc == 1 ? n : rc;
     } else {
         for (; k < n; k++) {
             int g = st->group_of[first + k];
             if (g < 0)
                 continue;
-            int rc = landed(r, g);
+            int rc = landed(st, g);
             if (rc != 1) {
                 if (rc < 0)
                     k = rc;
@@ -338,12 +334,12 @@ int nbo_stage_runnable(struct nbo_request *r, int first, int n)
     return k;
 }
 
-int nbo_stage_copy(struct nbo_request *r, const nbo_task_t *t)
+static int stage_copy(nbo_mem_t *m, const nbo_task_t *t)
 {
-    nbo_stage_t *st = r->stage;
+    nbo_stage_t *st = (nbo_stage_t *)m;
     if (st->mode == STAGE_WHOLE)
         return 0; /* host mirrors: memcpy */
-    char **b = (char **)r->x.buf;
+    char *const *b = (char *const *)st->plan.buf;
     char *dst = b[t->buf] + t->off, *src = b[t->src_buf] + t->src_off;
     int old = enter(st), rc;
     cudaError_t e_;
@@ -357,21 +353,21 @@ int nbo_stage_copy(struct nbo_request *r, const nbo_task_t *t)
     return rc == NBO_SUCCESS ? 1 : rc;
 }
 
-int nbo_stage_received(struct nbo_request *r, int task)
+static int stage_received(nbo_mem_t *m, int task)
 {
-    nbo_stage_t *st = r->stage;
+    nbo_stage_t *st = (nbo_stage_t *)m;
     if (st->mode != STAGE_PIPELINED || !st->s[RECV].pin)
         return NBO_SUCCESS;
-    const nbo_task_t *t = &r->sched.tasks[task];
+    const nbo_task_t *t = &st->plan.sched->tasks[task];
     int old = enter(st);
     int rc = copy_range(st, RECV, t->off, t->len, 0);
     leave(st, old);
     return rc;
 }
 
-int nbo_stage_finish(struct nbo_request *r)
+static int stage_finish(nbo_mem_t *m)
 {
-    nbo_stage_t *st = r->stage;
+    nbo_stage_t *st = (nbo_stage_t *)m;
     if (st->mode == STAGE_DIRECT)
         return 1;
     int old = enter(st), rc = NBO_SUCCESS;
@@ -396,9 +392,9 @@ int nbo_stage_finish(struct nbo_request *r)
     return rc;
 }
 
-void nbo_stage_quiesce(struct nbo_request *r)
+static void stage_quiesce(nbo_mem_t *m)
 {
-    nbo_stage_t *st = r->stage;
+    nbo_stage_t *st = (nbo_stage_t *)m;
     int old = enter(st);
     if (st->d2h)
         cudaStreamSynchronize(st->d2h);
@@ -406,3 +402,16 @@ void nbo_stage_quiesce(struct nbo_request *r)
     cudaGetLastError();
     leave(st, old);
 }
+
+const nbo_mem_ops_t nbo_mem_cuda = {
+    .name = "cuda",
+    .prepare = stage_prepare,
+    .attach = stage_attach,
+    .begin = stage_begin,
+    .runnable = stage_runnable,
+    .copy = stage_copy,
+    .received = stage_received,
+    .finish = stage_finish,
+    .quiesce = stage_quiesce,
+    .free = stage_free,
+};
