@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "p3o_internal.h"
-#include "util.h" /* nbo_allmin */
+#include "../util/util.h" /* nbo_allmin */
 
 void p3o_options_init(p3o_options_t *o)
 {

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schedule.h"
+#include "../../libnbo/schedule.h"
 #include "sched_check.h" /* tests/unit: the invariants, shared */
 
 #define MAXP 40

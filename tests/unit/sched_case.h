@@ -6,7 +6,7 @@
 #ifndef TEST_SCHED_CASE_H
 #define TEST_SCHED_CASE_H
 
-#include "schedule.h"
+#include "../../libnbo/schedule.h"
 
 typedef enum {
     COUNTS_UNIFORM,   /* alltoall: every block `block` bytes              */

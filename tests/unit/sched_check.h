@@ -5,7 +5,7 @@
 #ifndef TEST_SCHED_CHECK_H
 #define TEST_SCHED_CHECK_H
 
-#include "schedule.h"
+#include "../../libnbo/schedule.h"
 
 /* NULL when every invariant holds, else a message (valid until the next
  * call) naming the first broken one:
