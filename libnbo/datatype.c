@@ -13,10 +13,15 @@ int nbo_dtype_query(MPI_Datatype type, MPI_Comm comm, nbo_dtype_t *out)
     memset(out, 0, sizeof(*out));
     if (type == MPI_DATATYPE_NULL)
         return NBO_ERR_DATATYPE;
-    /* MPI has no "is committed" query; MPI_Pack_size refuses an uncommitted
-     * type, and comm returns errors instead of aborting. */
+    /* MPI has no "is committed" query.  MPI_Pack of nothing refuses an
+     * uncommitted type in MPICH and Open MPI; MPICH's MPI_Pack_size does
+     * too, Open MPI 4.1's crashes on one, so it comes second.  comm returns
+     * errors instead of aborting. */
+    char probe = 0;
+    int ppos = 0;
     MPI_Count psize;
-    if (nbo_mpi_pack_size(1, type, comm, &psize) != MPI_SUCCESS)
+    if (MPI_Pack(&probe, 0, type, &probe, 0, &ppos, comm) != MPI_SUCCESS ||
+        nbo_mpi_pack_size(1, type, comm, &psize) != MPI_SUCCESS)
         return NBO_ERR_DATATYPE;
     MPI_Count size, lb, extent, tlb, textent;
     if (nbo_mpi_type_size(type, &size) != MPI_SUCCESS ||
