@@ -9,8 +9,8 @@
 #   4. build-tsan/  TSan (clang): the progress-thread suites again, and
 #                   libnbo-mpi's mixed stress program in the thread modes
 #   5. build-ompi/  Open MPI (-Dmpi=openmpi), warnings as errors: the unit,
-#                   mpi, progress, ucx, pmpi and fft suites at P = 1-4, less
-#                   what OMPI_LEFT_OUT below names
+#                   mpi, progress, ucx, pmpi and fft suites at P = 1-4, and
+#                   two 2-host emulated-cluster tests (OMPI_* below)
 # Stages 2-4 build against MPICH (-Dmpi=mpich), whatever the default mpicc.
 #
 # Ends with "tests: N passed, N failed, N skipped" over all stages and exits
@@ -30,9 +30,14 @@ status=0
 # cluster, verbs, valgrind, fuzz, install, bench, examples, cuda,
 # pmpi-faults, pmpi-large.
 OMPI_LEFT_OUT='np([5-9]|[1-9][0-9])$|P=([5-9]|[1-9][0-9])( |$)'
+# And two tests of the cluster suite: 2 emulated hosts, UCX engine and
+# progress thread (the mpi suite's programs; an unmodified MPI_Ialltoall
+# program under libnbo-mpi that must overlap).
+OMPI_ALSO='cluster-ucx-thread-P2 pmpi-overlap-cluster-P2'
 
 run_stage() { # name builddir test-setup suites... -- build options...
-  # With LEFT_OUT set (an ERE), the tests of those suites whose name it matches are not run.
+  # With LEFT_OUT set (an ERE), the tests of those suites whose name it
+  # matches are not run; ALSO names more tests to run (no spaces in them).
   local name=$1 dir=$2 setup=$3
   shift 3
   local suites=() opts=()
@@ -50,6 +55,7 @@ run_stage() { # name builddir test-setup suites... -- build options...
     # meson test takes names, not patterns: list the suites' tests, keep the rest.
     mapfile -t which < <(meson test -C "$dir" --no-rebuild --list "${suites[@]}" 2>/dev/null |
                          sed 's|^[^/]* / ||' | grep -Ev -- "$LEFT_OUT")
+    which+=(${ALSO:-})
     echo "stage $name: ${#which[@]} tests; left out: $LEFT_OUT"
   fi
   meson test -C "$dir" --print-errorlogs "${setup_arg[@]}" "${which[@]}" "${EXTRA[@]}" || status=1
@@ -69,7 +75,7 @@ for s in $stages; do
             -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug ;;
     tsan) CC=clang run_stage tsan build-tsan tsan progress ucx pmpi-tsan -- -Dmpi=mpich \
             -Db_sanitize=thread -Db_lundef=false -Dbuildtype=debug ;;
-    openmpi) LEFT_OUT=$OMPI_LEFT_OUT run_stage openmpi build-ompi "" unit mpi progress ucx pmpi fft -- \
+    openmpi) LEFT_OUT=$OMPI_LEFT_OUT ALSO=$OMPI_ALSO run_stage openmpi build-ompi "" unit mpi progress ucx pmpi fft -- \
             -Dwerror=true -Dmpi=openmpi ;;
     *) echo "unknown stage $s"; exit 2 ;;
   esac
