@@ -7,20 +7,27 @@
 
 #include <nbo.h>
 
+#include "../util/mpi_compat.h"
+
 int nbo_dtype_query(MPI_Datatype type, MPI_Comm comm, nbo_dtype_t *out)
 {
     memset(out, 0, sizeof(*out));
     if (type == MPI_DATATYPE_NULL)
         return NBO_ERR_DATATYPE;
-    /* MPI has no "is committed" query; MPI_Pack_size refuses an uncommitted
-     * type, and comm returns errors instead of aborting. */
+    /* MPI has no "is committed" query.  MPI_Pack of nothing refuses an
+     * uncommitted type in MPICH and Open MPI; MPICH's MPI_Pack_size does
+     * too, Open MPI 4.1's crashes on one, so it comes second.  comm returns
+     * errors instead of aborting. */
+    char probe = 0;
+    int ppos = 0;
     MPI_Count psize;
-    if (MPI_Pack_size_c(1, type, comm, &psize) != MPI_SUCCESS)
+    if (MPI_Pack(&probe, 0, type, &probe, 0, &ppos, comm) != MPI_SUCCESS ||
+        nbo_mpi_pack_size(1, type, comm, &psize) != MPI_SUCCESS)
         return NBO_ERR_DATATYPE;
     MPI_Count size, lb, extent, tlb, textent;
-    if (MPI_Type_size_c(type, &size) != MPI_SUCCESS ||
-        MPI_Type_get_extent_c(type, &lb, &extent) != MPI_SUCCESS ||
-        MPI_Type_get_true_extent_c(type, &tlb, &textent) != MPI_SUCCESS || size < 0)
+    if (nbo_mpi_type_size(type, &size) != MPI_SUCCESS ||
+        nbo_mpi_type_extent(type, &lb, &extent) != MPI_SUCCESS ||
+        nbo_mpi_type_true_extent(type, &tlb, &textent) != MPI_SUCCESS || size < 0)
         return NBO_ERR_DATATYPE;
     out->type = type;
     out->size = (size_t)size;
@@ -126,7 +133,7 @@ void nbo_block_map_free(nbo_block_map_t *m)
 int nbo_block_pack(const nbo_block_map_t *m, int p, void *dst, size_t len, MPI_Comm comm)
 {
     MPI_Count pos = 0;
-    if (MPI_Pack_c(m->base + m->displ[p], m->counts[p], m->dt.type, dst, (MPI_Count)len, &pos,
+    if (nbo_mpi_pack(m->base + m->displ[p], m->counts[p], m->dt.type, dst, (MPI_Count)len, &pos,
                    comm) != MPI_SUCCESS || (size_t)pos != len)
         return NBO_ERR_MPI;
     return NBO_SUCCESS;
@@ -135,7 +142,7 @@ int nbo_block_pack(const nbo_block_map_t *m, int p, void *dst, size_t len, MPI_C
 int nbo_block_unpack(const nbo_block_map_t *m, int p, const void *src, size_t len, MPI_Comm comm)
 {
     MPI_Count pos = 0;
-    if (MPI_Unpack_c(src, (MPI_Count)len, &pos, m->base + m->displ[p], m->counts[p], m->dt.type,
+    if (nbo_mpi_unpack(src, (MPI_Count)len, &pos, m->base + m->displ[p], m->counts[p], m->dt.type,
                      comm) != MPI_SUCCESS || (size_t)pos != len)
         return NBO_ERR_MPI;
     return NBO_SUCCESS;

@@ -12,6 +12,23 @@
 
 #define PM_EXPORT __attribute__((visibility("default")))
 
+/* The persistent all-to-alls are MPI 4.0's MPI_Alltoall(v)_init; an MPI 3.1
+ * library may offer them as an extension that programs call instead: Open
+ * MPI 4.1's MPIX_Alltoall(v)_init (mpi-ext.h, "pcollreq").  The library
+ * serves whichever names this MPI has (meson.build checks). */
+#if NBO_PMPI_COLL_INIT
+#define PM_ALLTOALL_INIT   MPI_Alltoall_init
+#define PM_ALLTOALLV_INIT  MPI_Alltoallv_init
+#define PMPI_ALLTOALL_INIT  PMPI_Alltoall_init
+#define PMPI_ALLTOALLV_INIT PMPI_Alltoallv_init
+#elif NBO_PMPI_MPIX_COLL_INIT
+#include <mpi-ext.h>
+#define PM_ALLTOALL_INIT   MPIX_Alltoall_init
+#define PM_ALLTOALLV_INIT  MPIX_Alltoallv_init
+#define PMPI_ALLTOALL_INIT  PMPIX_Alltoall_init
+#define PMPI_ALLTOALLV_INIT PMPIX_Alltoallv_init
+#endif
+
 /* libnbo said no for a reason MPI should judge itself. */
 static int argument_error(int rc)
 {
@@ -69,6 +86,7 @@ PM_EXPORT int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const 
     return served(comm, pc, rc, req, request);
 }
 
+#ifdef PM_ALLTOALL_INIT
 /* Persistent: compiled once by libnbo; the application gets a shell. */
 static int persistent(MPI_Comm comm, pm_comm_t *pc, int rc, nbo_request_t req,
                       MPI_Request *request)
@@ -80,7 +98,7 @@ static int persistent(MPI_Comm comm, pm_comm_t *pc, int rc, nbo_request_t req,
     return rc == MPI_SUCCESS ? rc : pm_error(comm, NBO_ERR_MPI);
 }
 
-PM_EXPORT int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+PM_EXPORT int PM_ALLTOALL_INIT(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
                                 MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
@@ -90,12 +108,12 @@ PM_EXPORT int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype
                                     pc->nc, &req)
                 : NBO_ERR_COMM;
     if (!pc || argument_error(rc))
-        return PMPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+        return PMPI_ALLTOALL_INIT(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                   comm, info, request);
     return persistent(comm, pc, rc, req, request);
 }
 
-PM_EXPORT int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[],
+PM_EXPORT int PM_ALLTOALLV_INIT(const void *sendbuf, const int sendcounts[],
                                  const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
                                  const int recvcounts[], const int rdispls[],
                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
@@ -107,10 +125,11 @@ PM_EXPORT int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[],
                                      recvcounts, rdispls, recvtype, pc->nc, &req)
                 : NBO_ERR_COMM;
     if (!pc || argument_error(rc))
-        return PMPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+        return PMPI_ALLTOALLV_INIT(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                                    rdispls, recvtype, comm, info, request);
     return persistent(comm, pc, rc, req, request);
 }
+#endif
 
 /* Blocking forms: libnbo only when NBO_PMPI_BLOCKING=1 (see docs/pmpi.md). */
 PM_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,

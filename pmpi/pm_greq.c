@@ -1,23 +1,35 @@
 /*
  * pm_greq.c - libnbo requests as MPI requests.
  *
- * A run is one execution of a libnbo request, handed to MPI as an extended
- * generalized request (MPIX_Grequest_class_allocate) with
+ * A run is one execution of a libnbo request, handed to MPI as a
+ * generalized request.  Two kinds, chosen at configure time by what the
+ * MPI library offers (meson.build: NBO_PMPI_GREQ_CLASS):
+ *
+ * MPICH's extended generalized request (MPIX_Grequest_class_allocate), with
  *   poll_fn  nbo_test, and MPI_Grequest_complete once it reports done:
  *            MPICH calls it from every test and wait call on the request
  *   wait_fn  the same in a loop; only a direct PMPI_Waitall reaches it,
  *            since the application's MPI_Waitall runs as a test loop
  *            while runs are active (pm_requests.c)
+ * MPICH calls poll_fn and wait_fn without its own lock held, so they may
+ * call MPI (libnbo's MPI engine does).
+ *
+ * The standard one (MPI_Grequest_start), elsewhere (Open MPI): MPI never
+ * calls into the run before it is complete, so the completion calls of
+ * pm_requests.c poll it themselves (pm_runs_poll, each turn of their test
+ * loop, on the runs named in the call) and the same pm_run_poll completes
+ * it.  Either way the rule is one: a run's MPI_Grequest_complete is called
+ * by the application's thread, inside an MPI call on that request (or in
+ * its free callback), by whoever first sees nbo_test report it done; never
+ * by libnbo's progress thread, which only moves the data.
+ *
+ * Both kinds share
  *   query_fn the status (empty, as for any collective) and libnbo's error
  *   free_fn  frees the run (a failed one leaves its error for the
  *            completion call, pm_errors.c); for a persistent op it makes
  *            the op inactive.
- * MPICH calls poll_fn and wait_fn without its own lock held, so they may
- * call MPI (libnbo's MPI engine does).  MPI_Grequest_complete is only ever
- * called from them, that is from the application's own MPI calls, never
- * from libnbo's progress thread: the thread moves the data, the next MPI
- * call on the request notices.  Neither touches its status argument:
- * MPICH passes &array_of_statuses[i] even for MPI_STATUSES_IGNORE.
+ * Neither touches its status argument outside query_fn: MPICH passes
+ * &array_of_statuses[i] even for MPI_STATUSES_IGNORE.
  *
  * A persistent op (MPI_Alltoall_init) keeps one libnbo persistent request
  * and a shell handle for the application; pm_requests.c puts the current
@@ -29,8 +41,10 @@
 
 #include "pmpi.h"
 
+#if NBO_PMPI_GREQ_CLASS
 static MPIX_Grequest_class greq_class;
 static int have_class;
+#endif
 static pm_pop_t *pops;
 
 atomic_int pm_active_runs, pm_inline_runs;
@@ -76,6 +90,7 @@ void pm_run_finish(pm_run_t *run)
         run_complete(run, nbo_wait(&run->req));
 }
 
+#if NBO_PMPI_GREQ_CLASS
 static int poll_fn(void *extra, MPI_Status *status)
 {
     (void)status;
@@ -102,6 +117,8 @@ static int wait_fn(int count, void **states, double timeout, MPI_Status *status)
         sched_yield();
     }
 }
+
+#endif
 
 static int query_fn(void *extra, MPI_Status *status)
 {
@@ -140,6 +157,7 @@ static int free_fn(void *extra)
     return MPI_SUCCESS;
 }
 
+#if NBO_PMPI_GREQ_CLASS
 /* Once, and not under pm_mutex (see keyval_get in pm_comm.c). */
 static pthread_once_t class_once = PTHREAD_ONCE_INIT;
 
@@ -149,20 +167,51 @@ static void class_make(void)
                                              &greq_class) == MPI_SUCCESS;
 }
 
-static int class_get(MPIX_Grequest_class *cls)
+static int greq_start(pm_run_t *run)
 {
     pthread_once(&class_once, class_make);
-    *cls = greq_class;
-    return have_class ? MPI_SUCCESS : MPI_ERR_OTHER;
+    if (!have_class)
+        return MPI_ERR_OTHER;
+    return PMPIX_Grequest_class_allocate(greq_class, run, &run->greq);
+}
+#else
+static int greq_start(pm_run_t *run)
+{
+    return PMPI_Grequest_start(query_fn, free_fn, cancel_fn, run, &run->greq);
+}
+#endif
+
+void pm_runs_poll(int n, const MPI_Request reqs[])
+{
+#if !NBO_PMPI_GREQ_CLASS
+    /* Only a handle the application holds can name a run: a
+     * non-persistent run's own, or a persistent op's shell. */
+    for (int i = 0; i < n && atomic_load(&pm_active_runs) > 0; i++) {
+        void *obj = NULL;
+        switch (pm_table_get(reqs[i], &obj)) {
+        case PM_RUN:
+            pm_run_poll(obj);
+            break;
+        case PM_POP: {
+            pm_run_t *run = ((pm_pop_t *)obj)->run;
+            if (run)
+                pm_run_poll(run);
+            break;
+        }
+        default:
+            break;
+        }
+    }
+#else
+    (void)n;
+    (void)reqs;
+#endif
 }
 
 int pm_run_begin(nbo_request_t req, pm_comm_t *pc, pm_pop_t *pop, MPI_Request *handle)
 {
-    MPIX_Grequest_class cls;
     pm_run_t *run = calloc(1, sizeof(*run));
-    int rc = run ? class_get(&cls) : MPI_ERR_NO_MEM;
-    if (rc == MPI_SUCCESS)
-        rc = PMPIX_Grequest_class_allocate(cls, run, &run->greq);
+    int rc = run ? greq_start(run) : MPI_ERR_NO_MEM;
     if (rc != MPI_SUCCESS) {
         /* The collective is running on every rank: finish it here. */
         nbo_wait(&req);

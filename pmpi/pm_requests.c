@@ -199,8 +199,9 @@ static int cc_report(cc_t *c, const MPI_Request *before, int rc)
 /*
  * Every completion call.  While a served run is active, a wait runs as its
  * test form in a loop: each turn drives MPI's progress engine (the test)
- * and libnbo's inline communicators (pm_progress), and yields the CPU when
- * nothing finished.  Blocking inside MPI would stall libnbo's inline runs;
+ * and libnbo's inline communicators (pm_progress), completes the runs the
+ * call names where MPI does not poll them (pm_runs_poll), and yields the
+ * CPU when nothing finished.  Blocking inside MPI would stall libnbo's inline runs;
  * blocking inside libnbo would stall MPI's own operations: either way a
  * peer that needs them before it joins the awaited collective never does.
  */
@@ -223,6 +224,7 @@ static int cc_run(cc_t *c)
     else
         for (;;) {
             pm_progress();
+            pm_runs_poll(c->n, c->reqs);
             rc = cc_test(c, arr, &finished);
             if (rc != MPI_SUCCESS || finished || !c->blocking)
                 break;

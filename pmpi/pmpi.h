@@ -14,7 +14,7 @@
  *
  * Locks: pm_mutex guards the table and the communicator list only, for a
  * few instructions at a time; nothing that can call libnbo or wait for MPI
- * runs under it, so it never orders itself against MPICH's or libnbo's.
+ * runs under it, so it never orders itself against MPI's or libnbo's.
  */
 #ifndef NBO_PMPI_H
 #define NBO_PMPI_H
@@ -116,6 +116,11 @@ int pm_run_begin(nbo_request_t req, pm_comm_t *pc, pm_pop_t *pop, MPI_Request *h
 
 /* Poll a run once (the generalized request's poll function). */
 void pm_run_poll(pm_run_t *run);
+
+/* Poll the runs among the application's handles reqs[0..n-1], where MPI
+ * does not poll generalized requests itself (no MPIX_Grequest_class:
+ * Open MPI); nothing with MPICH's extended generalized requests. */
+void pm_runs_poll(int n, const MPI_Request reqs[]);
 
 /* Free a persistent op (inactive): libnbo request, shell, table entry. */
 void pm_pop_destroy(pm_pop_t *pop);

@@ -6,8 +6,9 @@ set -euo pipefail
 pkgs=(
   # build
   build-essential pkg-config meson ninja-build
-  # MPI (distributed substrate), engines
-  mpich libmpich-dev libucx-dev ucx-utils libibverbs-dev rdma-core ibverbs-providers ibverbs-utils
+  # MPI (distributed substrate): MPICH, and Open MPI beside it; engines
+  mpich libmpich-dev openmpi-bin libopenmpi-dev
+  libucx-dev ucx-utils libibverbs-dev rdma-core ibverbs-providers ibverbs-utils
   # application and tests
   libfftw3-dev libcmocka-dev valgrind clang libclang-rt-14-dev
   # man pages: groff renders them in tests/install, man finds them
@@ -32,4 +33,16 @@ echo "install-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# Debian ranks Open MPI above MPICH for the plain names (mpicc, mpiexec,
+# <mpi.h>): installing it would make it the machine's default MPI, and so
+# the MPI of -Dmpi=auto and of every script that calls mpiexec.  MPICH stays
+# the default where this run installed Open MPI; a choice made otherwise is
+# left alone.
+if [[ " ${missing[*]} " == *" openmpi-bin "* || " ${missing[*]} " == *" libopenmpi-dev "* ]]; then
+  ma=$(gcc -print-multiarch)
+  for alt in mpi:/usr/bin/mpicc.mpich mpirun:/usr/bin/mpirun.mpich "mpi-$ma:/usr/include/$ma/mpich"; do
+    $SUDO update-alternatives --set "${alt%%:*}" "${alt#*:}" >/dev/null 2>&1 ||
+      echo "install-deps: could not make MPICH the default for ${alt%%:*}"
+  done
+fi
 echo "install-deps: done"

@@ -1,7 +1,9 @@
 /*
  * nbo_info - what libnbo can do on this machine, as ucx_info and fi_info do.
  *
- * Output: "# libnbo VERSION" and "# MPI: LIBRARY, thread level LEVEL";
+ * Output: "# libnbo VERSION", "# MPI: LIBRARY, thread level LEVEL" (the
+ * library it runs with, MPI_Get_library_version) and "# MPI built with:
+ * NAME VERSION (MPI X.Y)" (the mpi.h it was compiled against);
  * the optional parts of this build, "built PART yes|no DETAIL"; one line
  * per engine, "engine NAME usable|unusable DETAIL" (the device and
  * transports, or why not); the CUDA line; what NBO_ENGINE=auto and
@@ -159,6 +161,22 @@ static int resolve(const char *label, const nbo_config_t *cfg)
     }
     int rc2 = nbo_comm_free(&comm);
     return rc != NBO_SUCCESS ? rc : rc2;
+}
+
+/* The MPI of the mpi.h this was compiled against, in its own macros: a
+ * build runs only with a library of the same MPI, maybe another version. */
+static const char *built_mpi(void)
+{
+#if defined(OPEN_MPI)
+#define NBO_STR_(x) #x
+#define NBO_STR(x) NBO_STR_(x)
+    return "Open MPI " NBO_STR(OMPI_MAJOR_VERSION) "." NBO_STR(OMPI_MINOR_VERSION) "." NBO_STR(
+        OMPI_RELEASE_VERSION);
+#elif defined(MPICH_VERSION)
+    return "MPICH " MPICH_VERSION;
+#else
+    return "unknown MPI";
+#endif
 }
 
 static const char *thread_level_name(int level)
@@ -390,6 +408,7 @@ int main(int argc, char **argv)
         *nl = 0;
     printf("# libnbo %s\n# MPI: %s, thread level %s\n", nbo_version(), lib,
            thread_level_name(provided));
+    printf("# MPI built with: %s (MPI %d.%d)\n", built_mpi(), MPI_VERSION, MPI_SUBVERSION);
 
     /* The environment's configuration, checked in every mode: the library
      * prints each bad value on stderr. */

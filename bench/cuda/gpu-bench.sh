@@ -46,7 +46,16 @@ for p in nbo_cuda_chunk p3o_cuda_bench; do
     [ -x "$bdir/$p" ] || { echo "gpu-bench.sh: $bdir/$p not built (CUDA, cuFFT and nvcc needed)" >&2; exit 1; }
 done
 mkdir -p "$outdir"
-mpx=(mpiexec -launcher fork)
+# The build's own launcher (build/mpi-bin, else mpiexec on PATH): hydra
+# with its fork launcher (no ssh needed), or Open MPI's, which starts local
+# ranks itself and must be allowed to run as root.
+mpx=("$(cd "$ROOT" && realpath "$build")/mpi-bin/mpiexec")
+[ -x "${mpx[0]}" ] || mpx=(mpiexec)
+if "${mpx[0]}" --version 2>&1 | grep -q 'OpenRTE\|Open MPI'; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+else
+    mpx+=(-launcher fork)
+fi
 
 # Is there a GPU at all?  The benchmark says "skipped: ..." and exits 77.
 set +e

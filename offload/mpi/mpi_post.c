@@ -1,6 +1,7 @@
 /* mpi_post.c - post a window of SEND/RECV tasks as MPI_Isend/MPI_Irecv. */
 #include <stdlib.h>
 
+#include "../../util/mpi_compat.h"
 #include "mpi_engine.h"
 
 static int reserve(nbo_engine_comm_t *ec, int n)
@@ -40,8 +41,8 @@ int mpi_engine_post(nbo_engine_comm_t *ec, nbo_exec_t *x, int first, int n)
         char *p = (char *)x->buf[t->buf] + t->off;
         MPI_Request *mr = &ec->reqs[ec->n];
         int e = t->kind == NBO_TASK_SEND
-                    ? MPI_Isend_c(p, (MPI_Count)t->len, MPI_BYTE, t->peer, tag, ec->comm, mr)
-                    : MPI_Irecv_c(p, (MPI_Count)t->len, MPI_BYTE, t->peer, tag, ec->comm, mr);
+                    ? nbo_mpi_isend(p, (MPI_Count)t->len, MPI_BYTE, t->peer, tag, ec->comm, mr)
+                    : nbo_mpi_irecv(p, (MPI_Count)t->len, MPI_BYTE, t->peer, tag, ec->comm, mr);
         if (e != MPI_SUCCESS) {
             /* Withdraw what this call posted: all or nothing. */
             for (int j = posted; j < ec->n; j++) {

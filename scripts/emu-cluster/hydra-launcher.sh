@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # hydra-launcher.sh - stands in for ssh when MPICH's hydra starts its proxies
-# on the emulated hosts: mpiexec -launcher ssh -launcher-exec THIS ...
+# on the emulated hosts: mpiexec -launcher ssh -launcher-exec THIS ...; and
+# when Open MPI's mpirun starts its orteds: mpirun --mca plm_rsh_agent THIS
+# (same calling convention; no --control-port to rewrite there).
 #
 # Hydra calls: THIS [ssh options] HOST COMMAND...  The command is written for
 # a remote shell (the proxy path comes quoted), so it is run with sh -c, as

@@ -232,16 +232,34 @@ cluster_exec() {
     for v in $(env | sed -n 's/^\(\(NBO\|UCX\|MPIR_CVAR\|OMP\)_[A-Za-z0-9_]*\)=.*/\1/p' | sort -u); do
         case ",$names," in *",$v,"*) ;; *) names="$names,$v" ;; esac
     done
-    log "exec: mpiexec -n $((hosts * per_host)) -ppn $per_host on $list: $*"
     local rc=0
     # In the background and waited for, so that a signal to this script runs
     # its trap at once instead of after mpiexec returns.
     local out
     out=$(mktemp)
-    timeout -k 10 "$timeout_s" ip netns exec "$(host_name 1)" \
-        mpiexec -launcher ssh -launcher-exec "$HERE/hydra-launcher.sh" \
-        -hosts "$list" -n $((hosts * per_host)) -ppn "$per_host" \
-        -genvlist "$names" "$@" > >(tee "$out") <&0 &
+    if mpiexec --version 2>&1 | grep -q 'OpenRTE\|Open MPI'; then
+        # Open MPI: its rsh launcher starts an orted per host through the
+        # same stand-in for ssh; no tree spawn (each orted would need it
+        # too); its own traffic (out-of-band and TCP BTL) on the emulated
+        # links only; root and oversubscription allowed as in the tests.
+        # Each variable goes to the ranks with -x.
+        export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+        local xs=() hl="" n
+        for n in ${names//,/ }; do xs+=(-x "$n"); done
+        for i in $(seq 1 "$hosts"); do hl="$hl${hl:+,}$(host_name "$i"):$per_host"; done
+        log "exec: mpiexec (Open MPI) -n $((hosts * per_host)) --npernode $per_host on $list: $*"
+        timeout -k 10 "$timeout_s" ip netns exec "$(host_name 1)" \
+            mpiexec --host "$hl" -n $((hosts * per_host)) --npernode "$per_host" \
+            --mca plm_rsh_agent "$HERE/hydra-launcher.sh" --mca plm_rsh_no_tree_spawn 1 \
+            --mca oob_tcp_if_include eth0 --mca btl_tcp_if_include eth0 \
+            "${xs[@]}" "$@" > >(tee "$out") <&0 &
+    else
+        log "exec: mpiexec -n $((hosts * per_host)) -ppn $per_host on $list: $*"
+        timeout -k 10 "$timeout_s" ip netns exec "$(host_name 1)" \
+            mpiexec -launcher ssh -launcher-exec "$HERE/hydra-launcher.sh" \
+            -hosts "$list" -n $((hosts * per_host)) -ppn "$per_host" \
+            -genvlist "$names" "$@" > >(tee "$out") <&0 &
+    fi
     mpiexec_pid=$!
     # UCX's TCP transport can hang in MPI_Finalize after the job is done
     # (openucx/ucx#8738; seen here with plain MPICH programs at P >= 3).

@@ -21,6 +21,8 @@ for v in $(env | grep -oE '^NBO_[A-Z0-9_]+' || true); do unset "$v"; done
 
 rc=0; "$info" > "$tmp/out" 2> "$tmp/err" || rc=$?
 [ $rc -eq 0 ] || { bad "nbo_info exits $rc in a clean environment:"; cat "$tmp/err"; }
+grep -qE '^# MPI built with: (MPICH|Open MPI) [0-9]' "$tmp/out" ||
+  bad "no '# MPI built with: MPICH|Open MPI VERSION' line"
 grep -qE '^auto +engine (mpi|ucx|verbs) +progress (inline|thread) ' "$tmp/out" ||
   bad "no 'auto engine ... progress ...' resolution line"
 for part in ucx verbs cuda libnbo-mpi p3dfft_overlap; do

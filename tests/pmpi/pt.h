@@ -9,6 +9,15 @@
 
 #include <mpi.h>
 
+/* MPI 3.1 libraries name MPI 4.0's persistent collectives MPIX_ in an
+ * extension (Open MPI 4.1: mpi-ext.h, "pcollreq"); a program written for
+ * them calls those there, as these do. */
+#if MPI_VERSION < 4 && defined(OPEN_MPI)
+#include <mpi-ext.h>
+#define MPI_Alltoall_init  MPIX_Alltoall_init
+#define MPI_Alltoallv_init MPIX_Alltoallv_init
+#endif
+
 extern int pt_rank, pt_size;
 
 /* MPI_Init, errors return; argv may hold --expect=nbo or --expect=mpi. */

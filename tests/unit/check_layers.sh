@@ -14,9 +14,9 @@ cd "$root" || exit 2
 declare -A allowed=(
   [util]=""
   [progress]="util/util.h util/list.h"
-  [offload]="offload/engine.h libnbo/schedule.h util/util.h util/list.h"
+  [offload]="offload/engine.h libnbo/schedule.h util/util.h util/list.h util/mpi_compat.h"
   [memory]="memory/memory.h libnbo/schedule.h util/util.h util/list.h"
-  [libnbo]="offload/engine.h progress/progress.h memory/memory.h util/util.h util/list.h"
+  [libnbo]="offload/engine.h progress/progress.h memory/memory.h util/util.h util/list.h util/mpi_compat.h"
 )
 fail=0 n=0
 for layer in "${!allowed[@]}"; do
