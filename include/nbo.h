@@ -74,8 +74,11 @@ enum {
     NBO_ERR_INTERNAL        = -20, /* a libnbo bug: please report it          */
     NBO_ERR_OVERLAP         = -21, /* send and receive buffers overlap        */
     NBO_ERR_DEVICE          = -22, /* unsupported use of GPU device memory    */
-    NBO_ERR_CUDA            = -23  /* no CUDA in this build or machine, or a
+    NBO_ERR_CUDA            = -23, /* no CUDA in this build or machine, or a
                                       CUDA runtime call failed               */
+    NBO_ERR_ROOT            = -24, /* root out of range                       */
+    NBO_ERR_OP              = -25  /* MPI_OP_NULL, or an op not defined on the
+                                      datatype                               */
 };
 
 /* A static message for any code, never NULL ("unknown error" if unknown). */
@@ -108,10 +111,19 @@ typedef enum {
                                     application thread that caused it        */
 } nbo_progress_sched_t;
 
+/* Algorithms; each collective uses those it has (docs/configuration.md),
+ * and a request for one it has not gets its automatic choice. */
 typedef enum {
-    NBO_ALG_AUTO = 0,  /* Bruck up to bruck_max bytes per peer, else pairwise */
-    NBO_ALG_PAIRWISE,  /* pairwise exchange in windows of W sends             */
-    NBO_ALG_BRUCK      /* Bruck, log2(P) rounds (all-to-all only)              */
+    NBO_ALG_AUTO = 0,           /* chosen by collective, size and P            */
+    NBO_ALG_PAIRWISE,           /* pairwise exchange in windows of W sends     */
+    NBO_ALG_BRUCK,              /* Bruck, ceil(log2 P) rounds                  */
+    NBO_ALG_RING,               /* P - 1 steps to the next rank                */
+    NBO_ALG_RECURSIVE_DOUBLING, /* log2 P exchanges of doubling size           */
+    NBO_ALG_RABENSEIFNER,       /* reduce-scatter by halving, then allgather   */
+    NBO_ALG_RECURSIVE_HALVING,  /* log2 P exchanges of halving size            */
+    NBO_ALG_BINOMIAL,           /* a binomial tree from the root               */
+    NBO_ALG_SCATTER_ALLGATHER,  /* scatter from the root, then a ring allgather */
+    NBO_ALG_ORDERED             /* keeps rank order: non-commutative operations */
 } nbo_algorithm_t;
 
 /*

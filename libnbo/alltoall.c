@@ -40,6 +40,8 @@ static int validate(const coll_call_t *k)
         if (k->rcount < 0 || (!in_place(k) && k->scount < 0))
             return NBO_ERR_COUNT;
         break;
+    default: /* another collective's call never comes here */
+        return NBO_ERR_INTERNAL;
     }
     if (in_place(k) && k->recvbuf == MPI_IN_PLACE)
         return NBO_ERR_BUFFER;

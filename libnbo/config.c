@@ -37,7 +37,10 @@ void nbo_config_init(nbo_config_t *c)
 
 static const char *const engine_names[] = {"auto", "mpi", "ucx", "verbs"};
 static const char *const progress_names[] = {"auto", "inline", "thread"};
-static const char *const alg_names[] = {"auto", "pairwise", "bruck"};
+static const char *const alg_names[] = {"auto", "pairwise", "bruck", "ring",
+                                        "recursive_doubling", "rabenseifner",
+                                        "recursive_halving", "binomial",
+                                        "scatter_allgather", "ordered"};
 static const char *const sched_names[] = {"auto", "batch", "normal"};
 
 /* Every NBO_* variable of nbo_config_t: a keyword out of names[] (case

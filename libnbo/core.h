@@ -99,13 +99,6 @@ void nbo_request_advance(struct nbo_request *r);
 /* Fail a running request: withdraw its posted tasks (lock held). */
 void nbo_request_fail(struct nbo_request *r, int err);
 
-/* The collectives a request runs.  NBO_CHECK sends coll * 2 + persistent
- * to the other ranks and prints it when they differ. */
-typedef enum nbo_coll {
-    NBO_COLL_ALLTOALLV = 0,
-    NBO_COLL_ALLTOALL  = 1,
-} nbo_coll_t;
-
 /* NBO_CHECK: agree across ranks that the call matches (check.c): the same
  * collective, persistent or not, and what each rank sends a peer is what
  * the peer expects to receive. */

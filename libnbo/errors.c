@@ -38,6 +38,8 @@ const char *nbo_strerror(int err)
     case NBO_ERR_OVERLAP:      return "send and receive buffers overlap (use MPI_IN_PLACE)";
     case NBO_ERR_DEVICE:       return "unsupported use of GPU device memory (send and receive buffers on different GPUs)";
     case NBO_ERR_CUDA:         return "CUDA not built into libnbo, no usable CUDA GPU, or a CUDA runtime call failed";
+    case NBO_ERR_ROOT:         return "root is not a rank of the communicator";
+    case NBO_ERR_OP:           return "MPI_OP_NULL, or a reduction operation not defined on the datatype";
     }
     return "unknown error";
 }

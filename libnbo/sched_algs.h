@@ -27,6 +27,10 @@ typedef struct nbo_sched_alg {
 
 extern const nbo_sched_alg_t nbo_alltoall_algs[];
 
+/* The table of a collective (alltoall and alltoallv share one), or NULL
+ * for one that has none. */
+const nbo_sched_alg_t *nbo_sched_algs(nbo_coll_t coll);
+
 /* The compilers. */
 int nbo_compile_pairwise(const nbo_sched_args_t *a, sched_build_t *b);
 int nbo_compile_bruck(const nbo_sched_args_t *a, sched_build_t *b);

@@ -27,15 +27,16 @@ static const nbo_sched_alg_t *choose(const nbo_sched_alg_t *table, const nbo_sch
 
 nbo_algorithm_t nbo_sched_choose(const nbo_sched_args_t *a)
 {
-    return choose(nbo_alltoall_algs, a)->id;
+    const nbo_sched_alg_t *table = nbo_sched_algs(a->coll);
+    return table ? choose(table, a)->id : NBO_ALG_AUTO;
 }
 
 int nbo_sched_compile(const nbo_sched_args_t *a, nbo_sched_t *out)
 {
     if (!a || !out || a->size < 1 || a->rank < 0 || a->rank >= a->size || a->window < 1 ||
-        !a->sbytes || !a->sdispl || !a->rbytes || !a->rdispl)
+        !a->sbytes || !a->sdispl || !a->rbytes || !a->rdispl || !nbo_sched_algs(a->coll))
         return NBO_ERR_ARG;
-    const nbo_sched_alg_t *alg = choose(nbo_alltoall_algs, a);
+    const nbo_sched_alg_t *alg = choose(nbo_sched_algs(a->coll), a);
     sched_build_t b;
     sched_build_start(&b, out);
     out->algorithm = alg->id;
@@ -61,6 +62,7 @@ const char *nbo_task_kind_name(int kind)
     case NBO_TASK_COPY:   return "COPY";
     case NBO_TASK_PACK:   return "PACK";
     case NBO_TASK_UNPACK: return "UNPACK";
+    case NBO_TASK_REDUCE: return "REDUCE";
     }
     return "?";
 }
@@ -89,6 +91,10 @@ void nbo_sched_print(const nbo_sched_t *s, FILE *out)
             break;
         case NBO_TASK_COPY:
             fprintf(out, "%s[%zu..+%zu] <- %s[%zu]\n", buf_name(t->buf), t->off, t->len,
+                    buf_name(t->src_buf), t->src_off);
+            break;
+        case NBO_TASK_REDUCE:
+            fprintf(out, "%s[%zu..+%zu] <- %s[%zu] op itself\n", buf_name(t->buf), t->off, t->len,
                     buf_name(t->src_buf), t->src_off);
             break;
         case NBO_TASK_PACK:

@@ -16,6 +16,19 @@
 
 #include <nbo.h>
 
+/* The collectives a task list implements.  NBO_CHECK sends coll * 2 +
+ * persistent to the other ranks and prints it when they differ. */
+typedef enum nbo_coll {
+    NBO_COLL_ALLTOALLV = 0,
+    NBO_COLL_ALLTOALL  = 1,
+    NBO_COLL_ALLGATHER,
+    NBO_COLL_ALLGATHERV,
+    NBO_COLL_BCAST,
+    NBO_COLL_ALLREDUCE,
+    NBO_COLL_REDUCE_SCATTER_BLOCK,
+    NBO_COLL_COUNT
+} nbo_coll_t;
+
 /* Which buffer a byte range lives in. */
 typedef enum {
     NBO_BUF_SEND = 0, /* the user's send buffer                    */
@@ -30,13 +43,16 @@ typedef enum {
     NBO_TASK_WAIT,   /* block until the `count` tasks naming this wait are done */
     NBO_TASK_COPY,   /* local memcpy (src_buf, src_off) -> (buf, off), len     */
     NBO_TASK_PACK,   /* pack user send block `peer` (non-contiguous type) to (buf, off) */
-    NBO_TASK_UNPACK  /* unpack (src_buf, src_off) into user recv block `peer`  */
+    NBO_TASK_UNPACK, /* unpack (src_buf, src_off) into user recv block `peer`  */
+    NBO_TASK_REDUCE  /* (buf, off) = (src_buf, src_off) op (buf, off), len bytes of
+                        whole elements (MPI_Reduce_local(src, dst)): src is the
+                        left operand, the lower ranks' data for ordered ops */
 } nbo_task_kind_t;
 
 typedef struct nbo_task {
     uint8_t  kind;     /* nbo_task_kind_t */
     uint8_t  buf;      /* destination (RECV/COPY/PACK) or source (SEND) buffer */
-    uint8_t  src_buf;  /* COPY/UNPACK source buffer */
+    uint8_t  src_buf;  /* COPY/UNPACK/REDUCE source buffer */
     int32_t  peer;     /* SEND/RECV: rank; PACK/UNPACK: block index; else -1 */
     int32_t  wait;     /* SEND/RECV: index of the WAIT task that covers it;
                           WAIT: number of tasks it waits for */
@@ -59,6 +75,11 @@ typedef struct nbo_sched_args {
     int           recv_contig;    /* 0: blocks arrive in scratch, UNPACKed  */
     int           in_place;       /* send data is in the recv buffer        */
     int           uniform;        /* all blocks the same size (alltoall)    */
+    nbo_coll_t    coll;           /* which collective (its algorithm table) */
+    int           root;           /* bcast: the root rank                   */
+    size_t        elem;           /* reductions: bytes per element; REDUCE
+                                     tasks and segments are multiples      */
+    int           commutative;    /* reductions: 0 keeps rank order         */
     nbo_algorithm_t algorithm;    /* AUTO resolves by bruck_max             */
     int           window;         /* W >= 1                                 */
     size_t        bruck_max;

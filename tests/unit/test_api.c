@@ -189,7 +189,7 @@ static void env_rejects(void **state)
 {
     static const struct { const char *var, *val; } bad[] = {
         {"NBO_ENGINE", "tcp"},      {"NBO_ENGINE", "mpi "},     {"NBO_PROGRESS", "threads"},
-        {"NBO_ALGORITHM", "ring"},  {"NBO_WINDOW", "0"},        {"NBO_WINDOW", "-1"},
+        {"NBO_ALGORITHM", "rings"}, {"NBO_WINDOW", "0"},        {"NBO_WINDOW", "-1"},
         {"NBO_WINDOW", "8x"},       {"NBO_WINDOW", "abc"},      {"NBO_WINDOW", "99999999999999999999"},
         {"NBO_BRUCK_MAX", "-5"},    {"NBO_BRUCK_MAX", "1k"},    {"NBO_TIMEOUT", "-1"},
         {"NBO_PROGRESS_CPU", "-2"}, {"NBO_SPIN_US", "-1"},      {"NBO_CHECK", "2"},
