@@ -29,15 +29,17 @@ status=0
 # MPICH stages run.  Suites the stage does not run at all: reliability,
 # cluster, verbs, valgrind, fuzz, install, bench, examples, cuda,
 # pmpi-faults, pmpi-large.
-OMPI_LEFT_OUT='np([5-9]|[1-9][0-9])$|P=([5-9]|[1-9][0-9])( |$)'
+OMPI_LEFT_OUT='P=([5-9]|[1-9][0-9])( |$)'
 # And two tests of the cluster suite: 2 emulated hosts, UCX engine and
 # progress thread (the mpi suite's programs; an unmodified MPI_Ialltoall
 # program under libnbo-mpi that must overlap).
-OMPI_ALSO='cluster-ucx-thread-P2 pmpi-overlap-cluster-P2'
+OMPI_ALSO=('cluster-test ucx/thread P=2' 'test_pmpi_overlap auto/thread P=2 cluster')
+ALSO=()
 
 run_stage() { # name builddir test-setup suites... -- build options...
   # With LEFT_OUT set (an ERE), the tests of those suites whose name it
-  # matches are not run; ALSO names more tests to run (no spaces in them).
+  # matches are not run; the array ALSO names more tests to run, each of
+  # which must exist (a renamed test must not drop out silently).
   local name=$1 dir=$2 setup=$3
   shift 3
   local suites=() opts=()
@@ -55,7 +57,14 @@ run_stage() { # name builddir test-setup suites... -- build options...
     # meson test takes names, not patterns: list the suites' tests, keep the rest.
     mapfile -t which < <(meson test -C "$dir" --no-rebuild --list "${suites[@]}" 2>/dev/null |
                          sed 's|^[^/]* / ||' | grep -Ev -- "$LEFT_OUT")
-    which+=(${ALSO:-})
+    local all t
+    all=$(meson test -C "$dir" --no-rebuild --list 2>/dev/null | sed 's|^[^/]* / ||')
+    for t in "${ALSO[@]}"; do
+      if ! grep -qxF -- "$t" <<<"$all"; then
+        echo "stage $name: no test named '$t' (scripts/test-all.sh names it)"; status=1
+      fi
+      which+=("$t")
+    done
     echo "stage $name: ${#which[@]} tests; left out: $LEFT_OUT"
   fi
   meson test -C "$dir" --print-errorlogs "${setup_arg[@]}" "${which[@]}" "${EXTRA[@]}" || status=1
@@ -75,7 +84,7 @@ for s in $stages; do
             -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug ;;
     tsan) CC=clang run_stage tsan build-tsan tsan progress ucx pmpi-tsan -- -Dmpi=mpich \
             -Db_sanitize=thread -Db_lundef=false -Dbuildtype=debug ;;
-    openmpi) LEFT_OUT=$OMPI_LEFT_OUT ALSO=$OMPI_ALSO run_stage openmpi build-ompi "" unit mpi progress ucx pmpi fft -- \
+    openmpi) ALSO=("${OMPI_ALSO[@]}"); LEFT_OUT=$OMPI_LEFT_OUT run_stage openmpi build-ompi "" unit mpi progress ucx pmpi fft -- \
             -Dwerror=true -Dmpi=openmpi ;;
     *) echo "unknown stage $s"; exit 2 ;;
   esac
