@@ -63,7 +63,33 @@ typedef struct nbo_task {
 
 /* What the compiler needs of a call, in bytes.  Contiguous user types give
  * byte offsets straight into the user buffers; a non-contiguous side is
- * marked and addressed by packed offsets instead. */
+ * marked and addressed by packed offsets instead.
+ *
+ * How each collective fills the arrays (all: size, rank, window, algorithm,
+ * coll, send_contig/recv_contig, in_place; a non-contiguous side goes through
+ * PACK/UNPACK by block index; PACK in place packs the RECEIVE buffer's block):
+ *   ALLTOALL(V)  sbytes/sdispl, rbytes/rdispl per peer; uniform for ALLTOALL;
+ *                small_max unused (bruck_max).
+ *   ALLGATHER(V) rbytes[i], rdispl[i]: rank i's block in RECV (uniform set
+ *                for ALLGATHER); sbytes[rank] = rbytes[rank], sdispl[rank] = 0:
+ *                the own block in SEND, every other sbytes 0.  in_place: the
+ *                own block is already in RECV at rdispl[rank].  Non-contiguous
+ *                recv: block index i; send: block index rank.  small_max: total
+ *                bytes (sum of rbytes) up to which recursive doubling / Bruck.
+ *   BCAST        root; rbytes[0] = total bytes, rdispl[0] = 0: the data is in
+ *                RECV on every rank (root's input there); sbytes/sdispl all 0;
+ *                in_place 1 (so PACK of block 0 reads the receive buffer);
+ *                non-contiguous: block 0.  small_max: bytes up to which binomial.
+ *   ALLREDUCE    rbytes[0] = n = count * elem, rdispl[0] = 0; input in SEND at
+ *                0 (sbytes[0] = n, sdispl[0] = 0), or in RECV when in_place;
+ *                output in RECV at 0.  elem, commutative (0: the result is
+ *                x0 op x1 op ... op x(P-1), see NBO_TASK_REDUCE).  Contiguous
+ *                only.  small_max: n up to which recursive doubling.
+ *   REDUCE_SCATTER_BLOCK  sbytes[i] = block bytes (uniform), sdispl[i] =
+ *                i * block: P input blocks in SEND (in RECV when in_place);
+ *                rbytes[rank] = block, rdispl[rank] = 0 (others 0): the result
+ *                block in RECV at 0.  elem, commutative as for ALLREDUCE.
+ *                Contiguous only.  small_max unused. */
 typedef struct nbo_sched_args {
     int           size;           /* P */
     int           rank;
@@ -80,9 +106,11 @@ typedef struct nbo_sched_args {
     size_t        elem;           /* reductions: bytes per element; REDUCE
                                      tasks and segments are multiples      */
     int           commutative;    /* reductions: 0 keeps rank order         */
-    nbo_algorithm_t algorithm;    /* AUTO resolves by bruck_max             */
+    nbo_algorithm_t algorithm;    /* AUTO resolves by bruck_max / small_max */
     int           window;         /* W >= 1                                 */
     size_t        bruck_max;
+    size_t        small_max;      /* at most this many bytes: the latency-bound
+                                     algorithm (see each collective above)  */
 } nbo_sched_args_t;
 
 typedef struct nbo_sched {
