@@ -124,11 +124,8 @@ static int one_block(int P, int at, int count, int **counts, int **displs)
 {
     *counts = calloc((size_t)P, sizeof(int));
     *displs = calloc((size_t)P, sizeof(int));
-    if (!*counts || !*displs) {
-        free(*counts);
-        free(*displs);
-        return NBO_ERR_NOMEM;
-    }
+    if (!*counts || !*displs)
+        return NBO_ERR_NOMEM; /* the caller frees both */
     (*counts)[at] = count;
     return NBO_SUCCESS;
 }
