@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "sched_case.h"
+#include "sched_coll.h"
 #include "sched_check.h"
 #include "sched_sim.h"
 
@@ -130,6 +131,131 @@ static void auto_threshold(void **state)
         }
 }
 
+/* ---- the issue 35 collectives ---- */
+
+static const int coll_windows[] = {1, 2, 64};
+
+/* One call: each rank's list checked, then all ranks simulated. */
+static void run_coll_case(coll_case_t *c)
+{
+    char name[300];
+    assert_int_equal(coll_case_build(c), 0);
+    for (int r = 0; r < c->P; r++) {
+        nbo_sched_args_t a = coll_case_args(c, r);
+        nbo_sched_t s;
+        int rc = nbo_sched_compile(&a, &s);
+        if (rc != NBO_SUCCESS)
+            fail_msg("%s: compile returned %s", coll_case_name(c, r, name, sizeof(name)),
+                     nbo_strerror(rc));
+        const char *err = sched_check(&a, &s);
+        if (err) {
+            fprintf(stderr, "task list of %s:\n", coll_case_name(c, r, name, sizeof(name)));
+            nbo_sched_print(&s, stderr);
+            nbo_sched_destroy(&s);
+            fail_msg("%s: %s", name, err);
+        }
+        nbo_sched_destroy(&s);
+    }
+    const char *err = coll_simulate(c);
+    if (err)
+        fail_msg("simulation: %s", err);
+    coll_case_free(c);
+}
+
+typedef struct coll_sweep {
+    nbo_coll_t             coll;
+    const nbo_algorithm_t *algs;   /* ended by -1 */
+    const size_t          *sizes;  /* ended by SIZE_MAX */
+    int                    layouts; /* 8: contiguity of both sides x in place; 2: in place
+                                       or not (bcast: contiguous or not) */
+    int                    reduction;
+} coll_sweep_t;
+
+/* P = 1..17, every algorithm asked for, windows, sizes, layouts, both
+ * kinds of op for reductions, three roots for bcast. */
+static int sweep(const coll_sweep_t *w)
+{
+    int n = 0;
+    for (int P = 1; P <= 17; P++)
+        for (const nbo_algorithm_t *alg = w->algs; (int)*alg >= 0; alg++)
+            for (int wi = 0; wi < 3; wi++)
+                for (const size_t *sz = w->sizes; *sz != SIZE_MAX; sz++)
+                    for (int f = 0; f < w->layouts; f++)
+                        for (int k = 0; k < (w->reduction ? 2 : 1); k++)
+                            for (int ro = 0; ro < (w->coll == NBO_COLL_BCAST ? 3 : 1); ro++) {
+                                int contig = w->layouts == 2;
+                                coll_case_t c = {
+                                    .coll = w->coll, .P = P, .bytes = *sz,
+                                    .root = ro == 0 ? 0 : ro == 1 ? P - 1 : P / 2,
+                                    .commutative = w->reduction ? k : 1,
+                                    .send_contig = contig || !(f & 1),
+                                    .recv_contig = contig || !(f & 2),
+                                    .in_place = w->layouts == 2 ? f & 1 : !!(f & 4),
+                                    .algorithm = *alg, .window = coll_windows[wi],
+                                    .small_max = 64,
+                                };
+                                if (w->coll == NBO_COLL_BCAST) /* in place always */
+                                    c.send_contig = c.recv_contig = !(f & 1);
+                                run_coll_case(&c);
+                                n++;
+                            }
+    return n;
+}
+
+#define END_ALGS ((nbo_algorithm_t)-1)
+
+static void allgather_all(void **state)
+{
+    (void)state;
+    static const nbo_algorithm_t algs[] = {NBO_ALG_AUTO, NBO_ALG_RING, NBO_ALG_RECURSIVE_DOUBLING,
+                                           NBO_ALG_BRUCK, NBO_ALG_PAIRWISE, END_ALGS};
+    static const size_t sizes[] = {0, 1, 5, 24, SIZE_MAX};
+    coll_sweep_t w = {NBO_COLL_ALLGATHER, algs, sizes, 8, 0};
+    print_message("%d cases\n", sweep(&w));
+}
+
+static void allgatherv_all(void **state)
+{
+    (void)state;
+    static const nbo_algorithm_t algs[] = {NBO_ALG_AUTO, NBO_ALG_RING, NBO_ALG_RECURSIVE_DOUBLING,
+                                           NBO_ALG_BRUCK, END_ALGS};
+    static const size_t sizes[] = {0, 7, 30, SIZE_MAX};
+    coll_sweep_t w = {NBO_COLL_ALLGATHERV, algs, sizes, 8, 0};
+    print_message("%d cases\n", sweep(&w));
+}
+
+static void bcast_all(void **state)
+{
+    (void)state;
+    static const nbo_algorithm_t algs[] = {NBO_ALG_AUTO, NBO_ALG_BINOMIAL,
+                                           NBO_ALG_SCATTER_ALLGATHER, NBO_ALG_RING, END_ALGS};
+    static const size_t sizes[] = {0, 1, 13, 100, SIZE_MAX};
+    coll_sweep_t w = {NBO_COLL_BCAST, algs, sizes, 2, 0}; /* contiguous or not */
+    print_message("%d cases\n", sweep(&w));
+}
+
+/* Sizes in whole 8-byte elements, most not divisible by P elements. */
+static void allreduce_all(void **state)
+{
+    (void)state;
+    static const nbo_algorithm_t algs[] = {NBO_ALG_AUTO, NBO_ALG_RECURSIVE_DOUBLING,
+                                           NBO_ALG_RABENSEIFNER, NBO_ALG_RING, NBO_ALG_ORDERED,
+                                           END_ALGS};
+    static const size_t sizes[] = {0, 8, 40, 296, SIZE_MAX};
+    coll_sweep_t w = {NBO_COLL_ALLREDUCE, algs, sizes, 2, 1};
+    print_message("%d cases\n", sweep(&w));
+}
+
+static void reduce_scatter_block_all(void **state)
+{
+    (void)state;
+    static const nbo_algorithm_t algs[] = {NBO_ALG_AUTO, NBO_ALG_PAIRWISE,
+                                           NBO_ALG_RECURSIVE_HALVING, END_ALGS};
+    static const size_t sizes[] = {0, 8, 24, SIZE_MAX};
+    coll_sweep_t w = {NBO_COLL_REDUCE_SCATTER_BLOCK, algs, sizes, 2, 1};
+    print_message("%d cases\n", sweep(&w));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -138,6 +264,11 @@ int main(void)
         cmocka_unit_test(bruck_uniform),
         cmocka_unit_test(bruck_irregular_falls_back),
         cmocka_unit_test(auto_threshold),
+        cmocka_unit_test(allgather_all),
+        cmocka_unit_test(allgatherv_all),
+        cmocka_unit_test(bcast_all),
+        cmocka_unit_test(allreduce_all),
+        cmocka_unit_test(reduce_scatter_block_all),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
