@@ -92,13 +92,17 @@ int nbo_compile_bcast_scatter_allgather(const nbo_sched_args_t *a, sched_build_t
             sched_build_post_send(b, a->window, real_rank(a, c), buf, lo, hi - lo);
         }
     sched_build_flush(b);
-    /* Ring: step s sends piece v-s to v+1, receives piece v-s-1 from v-1. */
+    /* Ring: step s sends piece v-s to v+1, receives piece v-s-1 from v-1;
+     * the root has every piece, so the link P-1 -> root is left out (the
+     * root's buffer is never written). */
     for (int s = 0; s < P - 1; s++) {
         int sp = (v - s + P) % P, rp = (v - s - 1 + P) % P;
-        sched_build_post_recv(b, real_rank(a, v - 1 + P), buf, piece(n, P, rp),
-                              piece(n, P, rp + 1) - piece(n, P, rp));
-        sched_build_post_send(b, a->window, real_rank(a, v + 1), buf, piece(n, P, sp),
-                              piece(n, P, sp + 1) - piece(n, P, sp));
+        if (v != 0)
+            sched_build_post_recv(b, real_rank(a, v - 1 + P), buf, piece(n, P, rp),
+                                  piece(n, P, rp + 1) - piece(n, P, rp));
+        if (v != P - 1)
+            sched_build_post_send(b, a->window, real_rank(a, v + 1), buf, piece(n, P, sp),
+                                  piece(n, P, sp + 1) - piece(n, P, sp));
         sched_build_flush(b);
     }
     data_end(a, b);

@@ -135,6 +135,60 @@ static void auto_threshold(void **state)
 
 static const int coll_windows[] = {1, 2, 64};
 
+static int pow2(int p) { return (p & (p - 1)) == 0; }
+
+/* What AUTO must pick (issue 35 rules, written out independently of the
+ * tables): latency-bound algorithms up to small_max bytes. */
+static nbo_algorithm_t auto_alg(const coll_case_t *c)
+{
+    const int P = c->P;
+    size_t total = 0;
+    for (int i = 0; i < P; i++)
+        total += c->rb[0][i];
+    switch (c->coll) {
+    case NBO_COLL_ALLGATHER:
+    case NBO_COLL_ALLGATHERV:
+        return total <= c->small_max ? (pow2(P) ? NBO_ALG_RECURSIVE_DOUBLING : NBO_ALG_BRUCK)
+                                     : NBO_ALG_RING;
+    case NBO_COLL_BCAST:
+        return c->bytes > c->small_max && P > 2 ? NBO_ALG_SCATTER_ALLGATHER : NBO_ALG_BINOMIAL;
+    case NBO_COLL_ALLREDUCE:
+        if (c->bytes <= c->small_max)
+            return NBO_ALG_RECURSIVE_DOUBLING;
+        if (!c->commutative)
+            return NBO_ALG_ORDERED;
+        return pow2(P) ? NBO_ALG_RABENSEIFNER : NBO_ALG_RING;
+    default:
+        return pow2(P) && c->commutative ? NBO_ALG_RECURSIVE_HALVING : NBO_ALG_PAIRWISE;
+    }
+}
+
+/* The algorithm asked for where the collective has it and it fits, else
+ * AUTO's. */
+static nbo_algorithm_t expected_alg(const coll_case_t *c)
+{
+    const nbo_algorithm_t q = c->algorithm;
+    int ok = 0;
+    switch (c->coll) {
+    case NBO_COLL_ALLGATHER:
+    case NBO_COLL_ALLGATHERV:
+        ok = q == NBO_ALG_RING || q == NBO_ALG_BRUCK ||
+             (q == NBO_ALG_RECURSIVE_DOUBLING && pow2(c->P));
+        break;
+    case NBO_COLL_BCAST:
+        ok = q == NBO_ALG_BINOMIAL || q == NBO_ALG_SCATTER_ALLGATHER;
+        break;
+    case NBO_COLL_ALLREDUCE:
+        ok = q == NBO_ALG_RECURSIVE_DOUBLING || q == NBO_ALG_ORDERED ||
+             ((q == NBO_ALG_RABENSEIFNER || q == NBO_ALG_RING) && c->commutative);
+        break;
+    default:
+        ok = q == NBO_ALG_PAIRWISE ||
+             (q == NBO_ALG_RECURSIVE_HALVING && pow2(c->P) && c->commutative);
+    }
+    return ok ? q : auto_alg(c);
+}
+
 /* One call: each rank's list checked, then all ranks simulated. */
 static void run_coll_case(coll_case_t *c)
 {
@@ -147,6 +201,9 @@ static void run_coll_case(coll_case_t *c)
         if (rc != NBO_SUCCESS)
             fail_msg("%s: compile returned %s", coll_case_name(c, r, name, sizeof(name)),
                      nbo_strerror(rc));
+        if (s.algorithm != expected_alg(c))
+            fail_msg("%s: compiled %s, expected %s", coll_case_name(c, r, name, sizeof(name)),
+                     nbo_algorithm_name(s.algorithm), nbo_algorithm_name(expected_alg(c)));
         const char *err = sched_check(&a, &s);
         if (err) {
             fprintf(stderr, "task list of %s:\n", coll_case_name(c, r, name, sizeof(name)));
@@ -209,7 +266,7 @@ static void allgather_all(void **state)
     (void)state;
     static const nbo_algorithm_t algs[] = {NBO_ALG_AUTO, NBO_ALG_RING, NBO_ALG_RECURSIVE_DOUBLING,
                                            NBO_ALG_BRUCK, NBO_ALG_PAIRWISE, END_ALGS};
-    static const size_t sizes[] = {0, 1, 5, 24, SIZE_MAX};
+    static const size_t sizes[] = {0, 1, 5, 24, 70, SIZE_MAX};
     coll_sweep_t w = {NBO_COLL_ALLGATHER, algs, sizes, 8, 0};
     print_message("%d cases\n", sweep(&w));
 }
