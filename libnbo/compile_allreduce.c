@@ -16,6 +16,12 @@
 
 #include <stdlib.h>
 
+/* Whole elements, or the call is malformed. */
+static int bad_vector(const nbo_sched_args_t *a)
+{
+    return !a->elem || a->rbytes[0] % a->elem;
+}
+
 /* The input to the receive buffer (not in place). */
 static void load_input(const nbo_sched_args_t *a, sched_build_t *b)
 {
@@ -73,6 +79,8 @@ static void combine(const nbo_sched_args_t *a, sched_build_t *b, size_t off, siz
 /* Exchange whole vectors with new rank v ^ d for d = 1, 2, ..., pof2/2. */
 int nbo_compile_allreduce_rd(const nbo_sched_args_t *a, sched_build_t *b)
 {
+    if (bad_vector(a))
+        return NBO_ERR_ARG;
     const int pof2 = sched_pof2(a->size), rem = a->size - pof2;
     const size_t n = a->rbytes[0];
     b->s->tmp_bytes = a->size > 1 ? n : 0;
@@ -103,6 +111,8 @@ static size_t seg(const nbo_sched_args_t *a, int k, int i)
  * retracing it; both on the folded ranks. */
 int nbo_compile_allreduce_rabenseifner(const nbo_sched_args_t *a, sched_build_t *b)
 {
+    if (bad_vector(a))
+        return NBO_ERR_ARG;
     const int pof2 = sched_pof2(a->size), rem = a->size - pof2;
     const size_t n = a->rbytes[0];
     b->s->tmp_bytes = a->size > 1 ? n : 0;
@@ -141,6 +151,8 @@ int nbo_compile_allreduce_rabenseifner(const nbo_sched_args_t *a, sched_build_t 
  * r-s-1 and reduce it), then P-1 steps passing the finished segments on. */
 int nbo_compile_allreduce_ring(const nbo_sched_args_t *a, sched_build_t *b)
 {
+    if (bad_vector(a))
+        return NBO_ERR_ARG;
     const int P = a->size, r = a->rank;
     size_t big = 0;
     for (int i = 0; i < P; i++)

@@ -1,9 +1,11 @@
 /*
  * schedule.h - the task list (paper Fig. 1) and the compiler that builds it.
  *
- * A task list is plain data, the same for every engine: receives first, then
- * windows of W sends, each window closed by a WAIT on exactly the sends and
- * receives it covers.  Buffers are named (user send, user recv, scratch) and
+ * A task list is plain data, the same for every engine: for the all-to-all,
+ * receives first, then windows of W sends, each window closed by a WAIT on
+ * exactly the sends and receives it covers; the other collectives post their
+ * receives round by round, never more than W sends in flight.  Between two
+ * ranks the k-th SEND from A to B matches the k-th RECV at B from A.  Buffers are named (user send, user recv, scratch) and
  * addressed in bytes, so a list can be printed, compared and checked without
  * MPI.  The compiler is pure: no I/O, no MPI, no global state.
  */

@@ -313,6 +313,41 @@ static void reduce_scatter_block_all(void **state)
     print_message("%d cases\n", sweep(&w));
 }
 
+/* Malformed reductions (no element size, a vector of part elements) and
+ * totals past size_t are refused, leaving the schedule empty. */
+static void coll_bad_args(void **state)
+{
+    (void)state;
+    coll_case_t c = {.coll = NBO_COLL_ALLREDUCE, .P = 3, .bytes = 12, .commutative = 1,
+                     .send_contig = 1, .recv_contig = 1, .window = 2, .small_max = 64};
+    assert_int_equal(coll_case_build(&c), 0);
+    nbo_sched_args_t a = coll_case_args(&c, 1);
+    nbo_sched_t s;
+    for (int alg = 0; alg < 3; alg++) {
+        a.algorithm = alg == 0 ? NBO_ALG_RECURSIVE_DOUBLING : alg == 1 ? NBO_ALG_RING
+                                                                        : NBO_ALG_RABENSEIFNER;
+        assert_int_equal(nbo_sched_compile(&a, &s), NBO_ERR_ARG); /* 12 bytes, elem 8 */
+        assert_null(s.tasks);
+    }
+    coll_case_free(&c);
+    c = (coll_case_t){.coll = NBO_COLL_REDUCE_SCATTER_BLOCK, .P = 4, .bytes = 8, .commutative = 1,
+                      .send_contig = 1, .recv_contig = 1, .window = 2};
+    assert_int_equal(coll_case_build(&c), 0);
+    a = coll_case_args(&c, 0);
+    a.elem = 0;
+    assert_int_equal(nbo_sched_compile(&a, &s), NBO_ERR_ARG);
+    coll_case_free(&c);
+    c = (coll_case_t){.coll = NBO_COLL_ALLGATHER, .P = 3, .bytes = SIZE_MAX / 2,
+                      .send_contig = 1, .recv_contig = 1, .window = 2};
+    assert_int_equal(coll_case_build(&c), 0);
+    a = coll_case_args(&c, 0);
+    for (int alg = 0; alg < 2; alg++) {
+        a.algorithm = alg ? NBO_ALG_BRUCK : NBO_ALG_RING;
+        assert_int_equal(nbo_sched_compile(&a, &s), NBO_ERR_OVERFLOW);
+    }
+    coll_case_free(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -326,6 +361,7 @@ int main(void)
         cmocka_unit_test(bcast_all),
         cmocka_unit_test(allreduce_all),
         cmocka_unit_test(reduce_scatter_block_all),
+        cmocka_unit_test(coll_bad_args),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
