@@ -121,6 +121,8 @@ int nbo_compile_allgather_rd(const nbo_sched_args_t *a, sched_build_t *b)
 int nbo_compile_allgather_bruck(const nbo_sched_args_t *a, sched_build_t *b)
 {
     const int P = a->size, r = a->rank;
+    if (P == 1) /* the own block straight to its place */
+        return nbo_compile_allgather_ring(a, b);
     if (too_big(a))
         return NBO_ERR_OVERFLOW;
     size_t *aoff = malloc(((size_t)P + 1) * sizeof(size_t));

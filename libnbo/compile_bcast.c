@@ -48,6 +48,8 @@ static int subtree(int P, int v)
  * every power of two m below the subtree span, largest first. */
 int nbo_compile_bcast_binomial(const nbo_sched_args_t *a, sched_build_t *b)
 {
+    if (a->size == 1) /* the data is where it belongs */
+        return NBO_SUCCESS;
     const int P = a->size, v = (a->rank - a->root + P) % P;
     const size_t n = a->rbytes[0];
     nbo_buf_t buf = data_start(a, b);
@@ -75,6 +77,8 @@ static size_t piece(size_t n, int P, int i)
  * [c, c+m) on to each child c = v+m; then a ring allgather of the pieces. */
 int nbo_compile_bcast_scatter_allgather(const nbo_sched_args_t *a, sched_build_t *b)
 {
+    if (a->size == 1) /* the data is where it belongs */
+        return NBO_SUCCESS;
     const int P = a->size, v = (a->rank - a->root + P) % P;
     const size_t n = a->rbytes[0];
     nbo_buf_t buf = data_start(a, b);

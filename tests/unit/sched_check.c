@@ -310,6 +310,22 @@ static const char *check_coll_bytes(const nbo_sched_args_t *a, const nbo_sched_t
     return NULL;
 }
 
+/* Bcast: nothing writes the root's buffer (its input). */
+static const char *check_root_untouched(const nbo_sched_args_t *a, const nbo_sched_t *s)
+{
+    if (a->coll != NBO_COLL_BCAST || a->rank != a->root)
+        return NULL;
+    for (int i = 0; i < s->ntasks; i++) {
+        const nbo_task_t *t = &s->tasks[i];
+        int writes = t->kind == NBO_TASK_UNPACK ||
+                     ((t->kind == NBO_TASK_RECV || t->kind == NBO_TASK_COPY ||
+                       t->kind == NBO_TASK_REDUCE) && t->buf == NBO_BUF_RECV);
+        if (writes)
+            return fail("task %d (%s) writes the root's buffer", i, nbo_task_kind_name(t->kind));
+    }
+    return NULL;
+}
+
 /* Sends in flight never exceed the window (receives may come anywhere). */
 static const char *check_window(const nbo_sched_args_t *a, const nbo_sched_t *s)
 {
@@ -343,7 +359,7 @@ const char *sched_check(const nbo_sched_args_t *a, const nbo_sched_t *s)
                 (t->peer < 0 || t->peer >= a->size || t->peer == a->rank))
                 return fail("task %d: %s with peer %d", i, nbo_task_kind_name(t->kind), t->peer);
         }
-        return check_coll_bytes(a, s);
+        return (err = check_coll_bytes(a, s)) ? err : check_root_untouched(a, s);
     }
     if (s->algorithm != nbo_sched_choose(a))
         return fail("algorithm %s, nbo_sched_choose says %s", nbo_algorithm_name(s->algorithm),
