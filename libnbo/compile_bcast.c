@@ -48,6 +48,8 @@ static int subtree(int P, int v)
  * every power of two m below the subtree span, largest first. */
 int nbo_compile_bcast_binomial(const nbo_sched_args_t *a, sched_build_t *b)
 {
+    if (a->root < 0 || a->root >= a->size)
+        return NBO_ERR_ROOT;
     if (a->size == 1) /* the data is where it belongs */
         return NBO_SUCCESS;
     const int P = a->size, v = (a->rank - a->root + P) % P;
@@ -118,6 +120,8 @@ static void ring(const nbo_sched_args_t *a, sched_build_t *b, nbo_buf_t buf, int
  * times down the tree. */
 int nbo_compile_bcast_scatter_allgather(const nbo_sched_args_t *a, sched_build_t *b)
 {
+    if (a->root < 0 || a->root >= a->size)
+        return NBO_ERR_ROOT;
     if (a->size == 1) /* the data is where it belongs */
         return NBO_SUCCESS;
     const int v = (a->rank - a->root + a->size) % a->size;

@@ -123,8 +123,8 @@ typedef struct nbo_sched {
     nbo_algorithm_t algorithm;    /* resolved, never AUTO */
 } nbo_sched_t;
 
-/* Compile.  Returns NBO_SUCCESS, NBO_ERR_NOMEM, NBO_ERR_ARG or
- * NBO_ERR_OVERFLOW; on error *out is left empty. */
+/* Compile.  Returns NBO_SUCCESS, NBO_ERR_NOMEM, NBO_ERR_ARG,
+ * NBO_ERR_OVERFLOW or (bcast) NBO_ERR_ROOT; on error *out is left empty. */
 int nbo_sched_compile(const nbo_sched_args_t *args, nbo_sched_t *out);
 void nbo_sched_destroy(nbo_sched_t *sched);
 

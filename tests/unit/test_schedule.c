@@ -346,6 +346,16 @@ static void coll_bad_args(void **state)
         assert_int_equal(nbo_sched_compile(&a, &s), NBO_ERR_OVERFLOW);
     }
     coll_case_free(&c);
+    c = (coll_case_t){.coll = NBO_COLL_BCAST, .P = 3, .bytes = 8, .send_contig = 1,
+                      .recv_contig = 1, .window = 2};
+    assert_int_equal(coll_case_build(&c), 0);
+    a = coll_case_args(&c, 0);
+    for (int alg = 0; alg < 2; alg++) {
+        a.algorithm = alg ? NBO_ALG_BINOMIAL : NBO_ALG_SCATTER_ALLGATHER;
+        a.root = alg ? 3 : -1;
+        assert_int_equal(nbo_sched_compile(&a, &s), NBO_ERR_ROOT);
+    }
+    coll_case_free(&c);
 }
 
 int main(void)
