@@ -115,6 +115,12 @@ typedef struct nbo_sched_args {
                                      algorithm (see each collective above)  */
 } nbo_sched_args_t;
 
+/* Default small_max per collective (MPICH's short-message sizes), for the
+ * NBO_ALLREDUCE_SMALL, NBO_ALLGATHER_SMALL and NBO_BCAST_SMALL settings. */
+#define NBO_SCHED_ALLREDUCE_SMALL 2048   /* vector bytes */
+#define NBO_SCHED_ALLGATHER_SMALL 81920  /* total bytes of all blocks */
+#define NBO_SCHED_BCAST_SMALL     12288  /* message bytes */
+
 typedef struct nbo_sched {
     nbo_task_t     *tasks;
     int             ntasks;
