@@ -10,7 +10,20 @@
 #include "sched_algs.h"
 #include "sched_build.h"
 
+#include <stdint.h>
 #include <stdlib.h>
+
+/* The blocks' total fits in size_t. */
+static int too_big(const nbo_sched_args_t *a)
+{
+    size_t t = 0;
+    for (int i = 0; i < a->size; i++) {
+        if (a->rbytes[i] > SIZE_MAX - t)
+            return 1;
+        t += a->rbytes[i];
+    }
+    return 0;
+}
 
 typedef struct ag_layout {
     nbo_buf_t buf;   /* where the blocks are worked on */
@@ -21,6 +34,8 @@ typedef struct ag_layout {
 static int layout(const nbo_sched_args_t *a, sched_build_t *b, ag_layout_t *l)
 {
     const int P = a->size;
+    if (too_big(a))
+        return NBO_ERR_OVERFLOW;
     l->off = malloc((size_t)P * sizeof(size_t));
     if (!l->off)
         return NBO_ERR_NOMEM;
@@ -62,8 +77,9 @@ int nbo_compile_allgather_ring(const nbo_sched_args_t *a, sched_build_t *b)
 {
     const int P = a->size, r = a->rank;
     ag_layout_t l;
-    if (layout(a, b, &l))
-        return NBO_ERR_NOMEM;
+    int rc = layout(a, b, &l);
+    if (rc)
+        return rc;
     own_to(a, b, l.buf, l.off[r]);
     for (int s = 0; s < P - 1; s++) {
         int sb = (r - s + P) % P, rb = (r - s - 1 + P) % P;
@@ -82,8 +98,9 @@ int nbo_compile_allgather_rd(const nbo_sched_args_t *a, sched_build_t *b)
 {
     const int P = a->size, r = a->rank;
     ag_layout_t l;
-    if (layout(a, b, &l))
-        return NBO_ERR_NOMEM;
+    int rc = layout(a, b, &l);
+    if (rc)
+        return rc;
     own_to(a, b, l.buf, l.off[r]);
     for (int d = 1; d < P; d <<= 1) {
         int peer = r ^ d, mine = r & ~(d - 1), theirs = peer & ~(d - 1);
@@ -104,6 +121,10 @@ int nbo_compile_allgather_rd(const nbo_sched_args_t *a, sched_build_t *b)
 int nbo_compile_allgather_bruck(const nbo_sched_args_t *a, sched_build_t *b)
 {
     const int P = a->size, r = a->rank;
+    if (P == 1) /* the own block straight to its place */
+        return nbo_compile_allgather_ring(a, b);
+    if (too_big(a))
+        return NBO_ERR_OVERFLOW;
     size_t *aoff = malloc(((size_t)P + 1) * sizeof(size_t));
     if (!aoff)
         return NBO_ERR_NOMEM;

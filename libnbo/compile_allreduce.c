@@ -16,6 +16,12 @@
 
 #include <stdlib.h>
 
+/* Whole elements, or the call is malformed. */
+static int bad_vector(const nbo_sched_args_t *a)
+{
+    return !a->elem || a->rbytes[0] % a->elem;
+}
+
 /* The input to the receive buffer (not in place). */
 static void load_input(const nbo_sched_args_t *a, sched_build_t *b)
 {
@@ -73,6 +79,8 @@ static void combine(const nbo_sched_args_t *a, sched_build_t *b, size_t off, siz
 /* Exchange whole vectors with new rank v ^ d for d = 1, 2, ..., pof2/2. */
 int nbo_compile_allreduce_rd(const nbo_sched_args_t *a, sched_build_t *b)
 {
+    if (bad_vector(a))
+        return NBO_ERR_ARG;
     const int pof2 = sched_pof2(a->size), rem = a->size - pof2;
     const size_t n = a->rbytes[0];
     b->s->tmp_bytes = a->size > 1 ? n : 0;
@@ -98,40 +106,63 @@ static size_t seg(const nbo_sched_args_t *a, int k, int i)
     return (q * u + (u < rm ? u : rm)) * a->elem;
 }
 
-/* Reduce-scatter by recursive halving over pof2 segments (distance pof2/2
- * down to 1: new rank v ends owning segment v), then the allgather
- * retracing it; both on the folded ranks. */
-int nbo_compile_allreduce_rabenseifner(const nbo_sched_args_t *a, sched_build_t *b)
+/* Send or receive (dir) segments [lo, hi) of pof2 with old rank peer. */
+static void post_segs(const nbo_sched_args_t *a, sched_build_t *b, int send, int peer,
+                      nbo_buf_t buf, int pof2, int lo, int hi)
 {
-    const int pof2 = sched_pof2(a->size), rem = a->size - pof2;
-    const size_t n = a->rbytes[0];
-    b->s->tmp_bytes = a->size > 1 ? n : 0;
-    load_input(a, b);
-    int v = fold_in(a, b, pof2);
-    int lo = 0, hi = pof2;
-    for (int d = pof2 >> 1; v >= 0 && d > 0; d >>= 1) {
-        int peer = old_rank(v ^ d, rem), mid = (lo + hi) / 2;
-        int klo = v & d ? mid : lo, khi = v & d ? hi : mid; /* kept */
-        int slo = v & d ? lo : mid, shi = v & d ? mid : hi; /* sent */
-        size_t ko = seg(a, pof2, klo), kl = seg(a, pof2, khi) - ko;
-        sched_build_post_recv(b, peer, NBO_BUF_TMP, ko, kl);
-        sched_build_post_send(b, a->window, peer, NBO_BUF_RECV, seg(a, pof2, slo),
-                              seg(a, pof2, shi) - seg(a, pof2, slo));
+    size_t off = seg(a, pof2, lo), len = seg(a, pof2, hi) - off;
+    if (send)
+        sched_build_post_send(b, a->window, peer, buf, off, len);
+    else
+        sched_build_post_recv(b, peer, buf, off, len);
+}
+
+/* Recursive halving, distance pof2/2 down to 1: keep the half of [lo, hi)
+ * that holds segment v, send the other; new rank v ends owning segment v. */
+static void halve(const nbo_sched_args_t *a, sched_build_t *b, int v, int pof2, int *lo, int *hi)
+{
+    const int rem = a->size - pof2;
+    for (int d = pof2 >> 1; d > 0; d >>= 1) {
+        int peer = old_rank(v ^ d, rem), mid = (*lo + *hi) / 2;
+        int klo = v & d ? mid : *lo, khi = v & d ? *hi : mid; /* kept */
+        post_segs(a, b, 0, peer, NBO_BUF_TMP, pof2, klo, khi);
+        post_segs(a, b, 1, peer, NBO_BUF_RECV, pof2, v & d ? *lo : mid, v & d ? mid : *hi);
         sched_build_flush(b);
-        sched_build_reduce(b, NBO_BUF_RECV, ko, NBO_BUF_TMP, ko, kl);
-        lo = klo;
-        hi = khi;
+        size_t ko = seg(a, pof2, klo);
+        sched_build_reduce(b, NBO_BUF_RECV, ko, NBO_BUF_TMP, ko, seg(a, pof2, khi) - ko);
+        *lo = klo;
+        *hi = khi;
     }
-    for (int d = 1; v >= 0 && d < pof2; d <<= 1) {
-        int peer = old_rank(v ^ d, rem);
-        int plo = lo ^ d, phi = plo + (hi - lo); /* the partner's range */
-        sched_build_post_recv(b, peer, NBO_BUF_RECV, seg(a, pof2, plo),
-                              seg(a, pof2, phi) - seg(a, pof2, plo));
-        sched_build_post_send(b, a->window, peer, NBO_BUF_RECV, seg(a, pof2, lo),
-                              seg(a, pof2, hi) - seg(a, pof2, lo));
+}
+
+/* Recursive doubling, distance 1 up to pof2/2: swap owned ranges with the
+ * partner until every new rank has all segments. */
+static void double_back(const nbo_sched_args_t *a, sched_build_t *b, int v, int pof2, int lo, int hi)
+{
+    const int rem = a->size - pof2;
+    for (int d = 1; d < pof2; d <<= 1) {
+        int peer = old_rank(v ^ d, rem), plo = lo ^ d, phi = plo + (hi - lo);
+        post_segs(a, b, 0, peer, NBO_BUF_RECV, pof2, plo, phi);
+        post_segs(a, b, 1, peer, NBO_BUF_RECV, pof2, lo, hi);
         sched_build_flush(b);
         lo = lo < plo ? lo : plo;
         hi = lo + 2 * (phi - plo);
+    }
+}
+
+/* Rabenseifner: reduce-scatter by halving then allgather by doubling on
+ * the folded ranks: ~2n bytes moved instead of n log2 P. */
+int nbo_compile_allreduce_rabenseifner(const nbo_sched_args_t *a, sched_build_t *b)
+{
+    if (bad_vector(a))
+        return NBO_ERR_ARG;
+    const int pof2 = sched_pof2(a->size);
+    b->s->tmp_bytes = a->size > 1 ? a->rbytes[0] : 0;
+    load_input(a, b);
+    int v = fold_in(a, b, pof2), lo = 0, hi = pof2;
+    if (v >= 0) {
+        halve(a, b, v, pof2, &lo, &hi);
+        double_back(a, b, v, pof2, lo, hi);
     }
     fold_out(a, b, pof2);
     return NBO_SUCCESS;
@@ -141,6 +172,8 @@ int nbo_compile_allreduce_rabenseifner(const nbo_sched_args_t *a, sched_build_t 
  * r-s-1 and reduce it), then P-1 steps passing the finished segments on. */
 int nbo_compile_allreduce_ring(const nbo_sched_args_t *a, sched_build_t *b)
 {
+    if (bad_vector(a))
+        return NBO_ERR_ARG;
     const int P = a->size, r = a->rank;
     size_t big = 0;
     for (int i = 0; i < P; i++)

@@ -48,6 +48,10 @@ static int subtree(int P, int v)
  * every power of two m below the subtree span, largest first. */
 int nbo_compile_bcast_binomial(const nbo_sched_args_t *a, sched_build_t *b)
 {
+    if (a->root < 0 || a->root >= a->size)
+        return NBO_ERR_ROOT;
+    if (a->size == 1) /* the data is where it belongs */
+        return NBO_SUCCESS;
     const int P = a->size, v = (a->rank - a->root + P) % P;
     const size_t n = a->rbytes[0];
     nbo_buf_t buf = data_start(a, b);
@@ -72,12 +76,11 @@ static size_t piece(size_t n, int P, int i)
 }
 
 /* Scatter: v receives pieces [v, v+span) from its parent and passes
- * [c, c+m) on to each child c = v+m; then a ring allgather of the pieces. */
-int nbo_compile_bcast_scatter_allgather(const nbo_sched_args_t *a, sched_build_t *b)
+ * [c, c+m) on to each child c = v+m. */
+static void scatter(const nbo_sched_args_t *a, sched_build_t *b, nbo_buf_t buf, int v)
 {
-    const int P = a->size, v = (a->rank - a->root + P) % P;
+    const int P = a->size;
     const size_t n = a->rbytes[0];
-    nbo_buf_t buf = data_start(a, b);
     int span = subtree(P, v);
     if (v) {
         int end = v + span < P ? v + span : P;
@@ -92,15 +95,39 @@ int nbo_compile_bcast_scatter_allgather(const nbo_sched_args_t *a, sched_build_t
             sched_build_post_send(b, a->window, real_rank(a, c), buf, lo, hi - lo);
         }
     sched_build_flush(b);
-    /* Ring: step s sends piece v-s to v+1, receives piece v-s-1 from v-1. */
+}
+
+/* Ring: step s sends piece v-s to v+1, receives piece v-s-1 from v-1; the
+ * root has every piece, so the link P-1 -> root is left out (the root's
+ * buffer is never written). */
+static void ring(const nbo_sched_args_t *a, sched_build_t *b, nbo_buf_t buf, int v)
+{
+    const int P = a->size;
+    const size_t n = a->rbytes[0];
     for (int s = 0; s < P - 1; s++) {
         int sp = (v - s + P) % P, rp = (v - s - 1 + P) % P;
-        sched_build_post_recv(b, real_rank(a, v - 1 + P), buf, piece(n, P, rp),
-                              piece(n, P, rp + 1) - piece(n, P, rp));
-        sched_build_post_send(b, a->window, real_rank(a, v + 1), buf, piece(n, P, sp),
-                              piece(n, P, sp + 1) - piece(n, P, sp));
+        if (v != 0)
+            sched_build_post_recv(b, real_rank(a, v - 1 + P), buf, piece(n, P, rp),
+                                  piece(n, P, rp + 1) - piece(n, P, rp));
+        if (v != P - 1)
+            sched_build_post_send(b, a->window, real_rank(a, v + 1), buf, piece(n, P, sp),
+                                  piece(n, P, sp + 1) - piece(n, P, sp));
         sched_build_flush(b);
     }
+}
+
+/* Large messages: the root sends each byte about twice instead of log2 P
+ * times down the tree. */
+int nbo_compile_bcast_scatter_allgather(const nbo_sched_args_t *a, sched_build_t *b)
+{
+    if (a->root < 0 || a->root >= a->size)
+        return NBO_ERR_ROOT;
+    if (a->size == 1) /* the data is where it belongs */
+        return NBO_SUCCESS;
+    const int v = (a->rank - a->root + a->size) % a->size;
+    nbo_buf_t buf = data_start(a, b);
+    scatter(a, b, buf, v);
+    ring(a, b, buf, v);
     data_end(a, b);
     return NBO_SUCCESS;
 }

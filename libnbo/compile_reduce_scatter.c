@@ -8,6 +8,17 @@
 #include "sched_algs.h"
 #include "sched_build.h"
 
+#include <stdint.h>
+
+/* Whole elements and P blocks that fit in size_t, or an error. */
+static int bad_blocks(const nbo_sched_args_t *a)
+{
+    const size_t B = a->sbytes[0];
+    if (!a->elem || B % a->elem)
+        return NBO_ERR_ARG;
+    return B > SIZE_MAX / 2 / (size_t)a->size ? NBO_ERR_OVERFLOW : NBO_SUCCESS;
+}
+
 /* Where the input blocks are: SEND, or RECV in place. */
 static nbo_buf_t input(const nbo_sched_args_t *a) { return a->in_place ? NBO_BUF_RECV : NBO_BUF_SEND; }
 
@@ -17,6 +28,9 @@ int nbo_compile_reduce_scatter_pairwise(const nbo_sched_args_t *a, sched_build_t
 {
     const int P = a->size, r = a->rank;
     const size_t B = a->sbytes[0];
+    int rc = bad_blocks(a);
+    if (rc)
+        return rc;
     if (B == 0)
         return NBO_SUCCESS;
     b->s->tmp_bytes = (size_t)P * B;
@@ -45,6 +59,9 @@ int nbo_compile_reduce_scatter_halving(const nbo_sched_args_t *a, sched_build_t 
 {
     const int P = a->size, r = a->rank;
     const size_t B = a->sbytes[0], W = 0, R = (size_t)P * B;
+    int rc = bad_blocks(a);
+    if (rc)
+        return rc;
     if (B == 0)
         return NBO_SUCCESS;
     b->s->tmp_bytes = R + (size_t)(P / 2) * B;

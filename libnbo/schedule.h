@@ -1,9 +1,11 @@
 /*
  * schedule.h - the task list (paper Fig. 1) and the compiler that builds it.
  *
- * A task list is plain data, the same for every engine: receives first, then
- * windows of W sends, each window closed by a WAIT on exactly the sends and
- * receives it covers.  Buffers are named (user send, user recv, scratch) and
+ * A task list is plain data, the same for every engine: for the all-to-all,
+ * receives first, then windows of W sends, each window closed by a WAIT on
+ * exactly the sends and receives it covers; the other collectives post their
+ * receives round by round, never more than W sends in flight.  Between two
+ * ranks the k-th SEND from A to B matches the k-th RECV at B from A.  Buffers are named (user send, user recv, scratch) and
  * addressed in bytes, so a list can be printed, compared and checked without
  * MPI.  The compiler is pure: no I/O, no MPI, no global state.
  */
@@ -113,6 +115,12 @@ typedef struct nbo_sched_args {
                                      algorithm (see each collective above)  */
 } nbo_sched_args_t;
 
+/* Default small_max per collective (MPICH's short-message sizes), for the
+ * NBO_ALLREDUCE_SMALL, NBO_ALLGATHER_SMALL and NBO_BCAST_SMALL settings. */
+#define NBO_SCHED_ALLREDUCE_SMALL 2048   /* vector bytes */
+#define NBO_SCHED_ALLGATHER_SMALL 81920  /* total bytes of all blocks */
+#define NBO_SCHED_BCAST_SMALL     12288  /* message bytes */
+
 typedef struct nbo_sched {
     nbo_task_t     *tasks;
     int             ntasks;
@@ -121,8 +129,8 @@ typedef struct nbo_sched {
     nbo_algorithm_t algorithm;    /* resolved, never AUTO */
 } nbo_sched_t;
 
-/* Compile.  Returns NBO_SUCCESS, NBO_ERR_NOMEM, NBO_ERR_ARG or
- * NBO_ERR_OVERFLOW; on error *out is left empty. */
+/* Compile.  Returns NBO_SUCCESS, NBO_ERR_NOMEM, NBO_ERR_ARG,
+ * NBO_ERR_OVERFLOW or (bcast) NBO_ERR_ROOT; on error *out is left empty. */
 int nbo_sched_compile(const nbo_sched_args_t *args, nbo_sched_t *out);
 void nbo_sched_destroy(nbo_sched_t *sched);
 
