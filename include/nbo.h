@@ -163,14 +163,16 @@ typedef enum {
  *                                             buffers are staged through host
  *                                             memory (not yet measured: see
  *                                             docs/cuda.md); ignored without CUDA
- *   allreduce_small NBO_ALLREDUCE_SMALL 65536 auto uses the small-message
- *                                             algorithm of allreduce and
- *                                             reduce-scatter-block up to this
- *                                             many bytes in all
- *   allgather_small NBO_ALLGATHER_SMALL 65536 ... of allgather(v), up to this
- *                                             many bytes gathered in all
- *   bcast_small    NBO_BCAST_SMALL   16384    ... of bcast (binomial tree),
- *                                             up to this many bytes
+ *   allreduce_small NBO_ALLREDUCE_SMALL 2048 auto uses recursive doubling
+ *                                             for an allreduce of up to this
+ *                                             many bytes
+ *   allgather_small NBO_ALLGATHER_SMALL 81920 auto uses recursive doubling
+ *                                             or Bruck for an allgather(v)
+ *                                             of up to this many bytes in all
+ *   bcast_small    NBO_BCAST_SMALL   12288    auto uses the binomial tree for
+ *                                             a bcast of up to this many
+ *                                             bytes (beyond: scatter +
+ *                                             allgather, P > 2)
  */
 typedef struct nbo_config {
     nbo_engine_kind_t   engine;

@@ -8,6 +8,7 @@
 
 #include <nbo.h>
 #include "../util/util.h"
+#include "schedule.h" /* the NBO_*_SMALL defaults */
 
 /* Defaults.  W = 8 and Bruck up to 256 B per peer: see docs/configuration.md
  * for the measurements behind them. */
@@ -33,11 +34,12 @@ void nbo_config_init(nbo_config_t *c)
     /* bench/cuda/gpu-bench.sh on an H100, one host: no size from 64 KiB to
      * 4 MiB beat another beyond the noise (docs/cuda.md). */
     c->cuda_chunk = (size_t)1 << 20;
-    /* Where the latency-bound algorithms (recursive doubling, binomial)
-     * give way to the bandwidth-bound ones (docs/configuration.md). */
-    c->allreduce_small = (size_t)64 << 10;
-    c->allgather_small = (size_t)64 << 10;
-    c->bcast_small = (size_t)16 << 10;
+    /* Where the latency-bound algorithms (recursive doubling, Bruck,
+     * binomial) give way to the bandwidth-bound ones: MPICH's short-message
+     * sizes, as the compilers define them (docs/configuration.md). */
+    c->allreduce_small = NBO_SCHED_ALLREDUCE_SMALL;
+    c->allgather_small = NBO_SCHED_ALLGATHER_SMALL;
+    c->bcast_small = NBO_SCHED_BCAST_SMALL;
 }
 
 static const char *const engine_names[] = {"auto", "mpi", "ucx", "verbs"};

@@ -332,7 +332,7 @@ static int print_config(const nbo_config_t *env, int ucx_bad)
     NUM("NBO_CHECK", check, "%d", "1: compare call signatures across ranks");
     NUM("NBO_CUDA_CHUNK", cuda_chunk, "%zu", "bytes per pipeline stage when GPU buffers are staged");
     NUM("NBO_ALLREDUCE_SMALL", allreduce_small, "%zu",
-        "allreduce, reduce-scatter: auto uses the small-message algorithm up to this many bytes");
+        "allreduce: auto uses recursive doubling up to this many bytes");
     NUM("NBO_ALLGATHER_SMALL", allgather_small, "%zu",
         "allgather(v): auto uses the small-message algorithm up to this many bytes in all");
     NUM("NBO_BCAST_SMALL", bcast_small, "%zu", "bcast: auto uses the binomial tree up to this many bytes");
