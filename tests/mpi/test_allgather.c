@@ -5,7 +5,8 @@
  * ring: 0 B to 4 MiB in all, in place, a derived (vector) receive type,
  * irregular allgatherv counts with gaps between the blocks, several
  * requests outstanding on two communicators, persistent requests started
- * 100 times, bad input with its own codes.
+ * 100 times, bad input with its own codes, and under NBO_CHECK block
+ * sizes that disagree across ranks (NBO_ERR_MISMATCH).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -194,6 +195,28 @@ static void bad_input(nbo_comm_t comm)
     free(b); free(counts); free(displs);
 }
 
+/* NBO_CHECK=1: a rank whose block size others do not expect. */
+static void checked(void)
+{
+    nbo_config_t cfg;
+    nbo_comm_t chk;
+    nbo_request_t req;
+    char a[8] = {0}, *b = calloc((size_t)mt_size * 8, 1);
+    mt_config(&cfg, NBO_ALG_AUTO);
+    cfg.check = 1;
+    MT_OK(nbo_comm_create(MPI_COMM_WORLD, &cfg, &chk));
+    if (mt_failures())
+        return;
+    if (mt_size > 1) {
+        const int n = 8 - mt_rank % 2; /* consistent per rank, not across */
+        BAD(NBO_ERR_MISMATCH, nbo_iallgather(a, n, MPI_BYTE, b, n, MPI_BYTE, chk, &req));
+    }
+    MT_OK(nbo_iallgather(a, 8, MPI_BYTE, b, 8, MPI_BYTE, chk, &req));
+    MT_OK(nbo_wait(&req));
+    MT_OK(nbo_comm_free(&chk));
+    free(b);
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv, "test_allgather");
@@ -223,6 +246,7 @@ int main(int argc, char **argv)
             outstanding(comm, second);
             persistent(comm);
             bad_input(comm);
+            checked();
         }
         MT_OK(nbo_comm_free(&comm));
     }

@@ -14,7 +14,8 @@
  *     receive buffer untouched;
  *   - several requests outstanding on one and on two communicators;
  *   - a persistent request started 100 times on changing input;
- *   - bad input: NBO_ERR_COUNT, _BUFFER, _DATATYPE, _OP with messages.
+ *   - bad input: NBO_ERR_COUNT, _BUFFER, _DATATYPE, _OP with messages,
+ *     and under NBO_CHECK counts that disagree (NBO_ERR_MISMATCH).
  */
 #include <float.h>
 #include <math.h>
@@ -264,6 +265,30 @@ static void bad_input(nbo_comm_t comm)
     MT_OK(nbo_wait(&req));
 }
 
+/* NBO_CHECK=1: counts that disagree across ranks, NBO_ERR_MISMATCH on
+ * every rank instead of a hang; then a valid call works. */
+static void checked(void)
+{
+    nbo_config_t cfg;
+    nbo_comm_t chk;
+    nbo_request_t req;
+    int a[4] = {1, 2, 3, 4}, b[4];
+    mt_config(&cfg, NBO_ALG_AUTO);
+    cfg.check = 1;
+    MT_OK(nbo_comm_create(MPI_COMM_WORLD, &cfg, &chk));
+    if (mt_failures())
+        return;
+    if (mt_size > 1) {
+        BAD(NBO_ERR_MISMATCH, nbo_iallreduce(a, b, 3 + mt_rank % 2, MPI_INT, MPI_SUM, chk, &req));
+        BAD(NBO_ERR_MISMATCH, nbo_ireduce_scatter_block(a, b, 1 + mt_rank % 2, MPI_INT, MPI_SUM, chk, &req));
+    }
+    MT_OK(nbo_iallreduce(a, b, 4, MPI_INT, MPI_SUM, chk, &req));
+    MT_OK(nbo_wait(&req));
+    if (b[3] != 4 * mt_size)
+        mt_fail("checked allreduce: %d, expected %d", b[3], 4 * mt_size);
+    MT_OK(nbo_comm_free(&chk));
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv, "test_allreduce");
@@ -298,6 +323,7 @@ int main(int argc, char **argv)
             outstanding(comm, second);
             persistent(comm);
             bad_input(comm);
+            checked();
         }
         MT_OK(nbo_comm_free(&comm));
     }

@@ -4,7 +4,8 @@
  * from every root: 0 B to 4 MiB, a derived (vector) type whose holes stay
  * untouched, several requests outstanding on two communicators, a
  * persistent request started 100 times, bad input with its own codes
- * (NBO_ERR_ROOT for a root out of range).
+ * (NBO_ERR_ROOT for a root out of range), and under NBO_CHECK roots and
+ * counts that disagree across ranks (NBO_ERR_MISMATCH).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -125,6 +126,28 @@ static void bad_input(nbo_comm_t comm)
     MPI_Type_free(&raw);
 }
 
+/* NBO_CHECK=1: ranks that disagree on the root or the count all get
+ * NBO_ERR_MISMATCH instead of a hang. */
+static void checked(void)
+{
+    nbo_config_t cfg;
+    nbo_comm_t chk;
+    nbo_request_t req;
+    char a[16] = {0};
+    mt_config(&cfg, NBO_ALG_AUTO);
+    cfg.check = 1;
+    MT_OK(nbo_comm_create(MPI_COMM_WORLD, &cfg, &chk));
+    if (mt_failures())
+        return;
+    if (mt_size > 1) {
+        BAD(NBO_ERR_MISMATCH, nbo_ibcast(a, 8, MPI_BYTE, mt_rank % 2, chk, &req));
+        BAD(NBO_ERR_MISMATCH, nbo_ibcast(a, 8 + mt_rank % 2, MPI_BYTE, 0, chk, &req));
+    }
+    MT_OK(nbo_ibcast(a, 8, MPI_BYTE, 0, chk, &req));
+    MT_OK(nbo_wait(&req));
+    MT_OK(nbo_comm_free(&chk));
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv, "test_bcast");
@@ -150,6 +173,7 @@ int main(int argc, char **argv)
             outstanding(comm, second);
             persistent(comm);
             bad_input(comm);
+            checked();
         }
         MT_OK(nbo_comm_free(&comm));
     }
