@@ -139,7 +139,10 @@ typedef enum {
  *   field          variable          default  meaning
  *   engine         NBO_ENGINE        auto     mpi | ucx | verbs | auto
  *   progress       NBO_PROGRESS      auto     inline | thread | auto
- *   algorithm      NBO_ALGORITHM     auto     auto | pairwise | bruck
+ *   algorithm      NBO_ALGORITHM     auto     auto, or one of nbo_algorithm_t by
+ *                                             name (pairwise, bruck, ring,
+ *                                             ...): each collective runs those
+ *                                             it has, else its auto choice
  *   window         NBO_WINDOW        8        sends per communication window (W)
  *   bruck_max      NBO_BRUCK_MAX     256      auto uses Bruck up to this many bytes per peer
  *   timeout_ms     NBO_TIMEOUT       60000    a request that makes no progress
