@@ -230,23 +230,12 @@ static int create(const coll_call_t *k, struct nbo_comm *c, nbo_block_map_t *sma
         .coll = k->coll,
         .root = k->coll == NBO_COLL_BCAST ? k->root : 0,
         .elem = red ? red->elem : 1,
-        .commutative = 1,
+        .commutative = red ? red->commutative : 1,
         .algorithm = c->cfg.algorithm,
         .window = c->cfg.window,
         .bruck_max = c->cfg.bruck_max,
         .small_max = small_max(k, c),
     };
-    if (red) {
-        int commute = 1;
-        if (MPI_Op_commutative(red->op, &commute) != MPI_SUCCESS) {
-            nbo_block_map_free(smap);
-            nbo_block_map_free(rmap);
-            nbo_reduce_free(red);
-            return NBO_ERR_OP;
-        }
-        a.commutative = commute;
-    }
-
     void *sendbuf = in_place(k) ? NULL : (void *)k->sendbuf, *recvbuf = k->recvbuf;
     if (red && red->staged) { /* the tasks run on the scratch */
         sendbuf = red->in;

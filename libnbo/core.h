@@ -51,6 +51,7 @@ typedef struct nbo_reduce {
     MPI_Datatype type;       /* the user's, or our duplicate of a derived one */
     MPI_Datatype owned;      /* that duplicate, or MPI_DATATYPE_NULL */
     MPI_Op       op;
+    int          commutative; /* MPI_Op_commutative: 0 keeps rank order */
     size_t       elem;       /* extent: bytes per element in the task buffers */
     MPI_Aint     shift;      /* true lb: task offset 0 is element 0's data */
     int          staged;     /* 1: user data is copied via the scratch below */

@@ -85,6 +85,9 @@ int nbo_reduce_prepare(const nbo_coll_call_t *k, struct nbo_comm *c, nbo_reduce_
         return rc;
     if ((rc = op_valid(c, k->op, &dt)) != NBO_SUCCESS)
         return rc;
+    int commutative = 1;
+    if (MPI_Op_commutative(k->op, &commutative) != MPI_SUCCESS)
+        return NBO_ERR_OP;
 
     /* Elements in (all blocks) and out (the result), per rank. */
     const int count = dt.size ? k->rcount : 0; /* a type of no data moves nothing */
@@ -117,6 +120,7 @@ int nbo_reduce_prepare(const nbo_coll_call_t *k, struct nbo_comm *c, nbo_reduce_
     red->owned = MPI_DATATYPE_NULL;
     red->type = k->rtype;
     red->op = k->op;
+    red->commutative = commutative;
     red->elem = elem;
     red->staged = staged;
     int ni, nc, na, combiner;
