@@ -1,11 +1,15 @@
 /*
- * nbo.h - libnbo, non-blocking all-to-all collectives that progress in the
+ * nbo.h - libnbo, non-blocking collectives (all-to-all(v), allreduce,
+ * reduce-scatter-block, allgather(v), broadcast) that progress in the
  * background.  The one public header.
  *
  * Model (as FFTW: plan once, execute many):
  *   nbo_comm_create()      bootstrap libnbo on an MPI communicator (collective)
  *   nbo_ialltoall[v]()     compile the call into a task list and start it
- *   nbo_alltoall[v]_init() compile once into a persistent request ...
+ *                          (nbo_iallreduce, nbo_iallgather[v], nbo_ibcast,
+ *                          nbo_ireduce_scatter_block alike)
+ *   nbo_alltoall[v]_init() compile once into a persistent request (and
+ *                          the *_init form of each collective) ...
  *   nbo_start()            ... and only re-arm it on each start
  *   nbo_test/wait[all]()   complete requests, MPI semantics
  *
@@ -21,7 +25,8 @@
  * complete, as MPI_Wait and MPI_Test do on MPI_REQUEST_NULL.
  *
  * Collective rules follow MPI too: every rank of the communicator calls the
- * collective functions (create, free, ialltoall[v], *_init) in the same order.
+ * collective functions (create, free, the i* collectives, *_init) in the
+ * same order.
  */
 #ifndef NBO_H
 #define NBO_H
@@ -134,7 +139,10 @@ typedef enum {
  *   field          variable          default  meaning
  *   engine         NBO_ENGINE        auto     mpi | ucx | verbs | auto
  *   progress       NBO_PROGRESS      auto     inline | thread | auto
- *   algorithm      NBO_ALGORITHM     auto     auto | pairwise | bruck
+ *   algorithm      NBO_ALGORITHM     auto     auto, or one of nbo_algorithm_t by
+ *                                             name (pairwise, bruck, ring,
+ *                                             ...): each collective runs those
+ *                                             it has, else its auto choice
  *   window         NBO_WINDOW        8        sends per communication window (W)
  *   bruck_max      NBO_BRUCK_MAX     256      auto uses Bruck up to this many bytes per peer
  *   timeout_ms     NBO_TIMEOUT       60000    a request that makes no progress
@@ -158,6 +166,16 @@ typedef enum {
  *                                             buffers are staged through host
  *                                             memory (not yet measured: see
  *                                             docs/cuda.md); ignored without CUDA
+ *   allreduce_small NBO_ALLREDUCE_SMALL 2048 auto uses recursive doubling
+ *                                             for an allreduce of up to this
+ *                                             many bytes
+ *   allgather_small NBO_ALLGATHER_SMALL 81920 auto uses recursive doubling
+ *                                             or Bruck for an allgather(v)
+ *                                             of up to this many bytes in all
+ *   bcast_small    NBO_BCAST_SMALL   12288    auto uses the binomial tree for
+ *                                             a bcast of up to this many
+ *                                             bytes (beyond: scatter +
+ *                                             allgather, P > 2)
  */
 typedef struct nbo_config {
     nbo_engine_kind_t   engine;
@@ -171,6 +189,9 @@ typedef struct nbo_config {
     nbo_progress_sched_t progress_sched;
     int                 check;
     size_t              cuda_chunk;
+    size_t              allreduce_small;
+    size_t              allgather_small;
+    size_t              bcast_small;
 } nbo_config_t;
 
 /* progress_cpu: the highest-numbered core of the affinity mask the process
@@ -317,6 +338,65 @@ int nbo_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sd
                        MPI_Datatype recvtype,
                        nbo_comm_t comm, nbo_request_t *req);
 
+/* Non-blocking allreduce and reduce-scatter-block, arguments as
+ * MPI_Iallreduce and MPI_Ireduce_scatter_block.  sendbuf may be
+ * MPI_IN_PLACE: the input is then in recvbuf (for reduce-scatter-block,
+ * size * recvcount elements, the result in the first recvcount).  op is
+ * any predefined op valid on datatype or a user op (MPI_Op_create),
+ * commutative or not: a non-commutative op is applied in rank order, as
+ * MPI requires.  The op is applied with MPI_Reduce_local on the host, in
+ * the progress thread or inside nbo_test / nbo_wait (a user op must then
+ * be callable from the progress thread); no NIC reduces.  Contiguous
+ * types are reduced in place; others (MPI_DOUBLE_INT, derived types with
+ * a user op) are copied to scratch laid out as the type, reduced there
+ * and copied back, and need an extent of at least their true extent
+ * (else NBO_ERR_DATATYPE).  NBO_ERR_OP: op is MPI_OP_NULL or not defined
+ * on datatype (as MPI_Allreduce on MPI_COMM_SELF judges it).  The op and
+ * the datatype must stay valid until the request is freed.  Device (GPU)
+ * buffers: NBO_ERR_DEVICE. */
+int nbo_iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                   MPI_Op op, nbo_comm_t comm, nbo_request_t *req);
+int nbo_ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                              MPI_Datatype datatype, MPI_Op op, nbo_comm_t comm,
+                              nbo_request_t *req);
+
+/* Persistent allreduce and reduce-scatter-block: compiled once, inactive
+ * until nbo_start; arguments and errors as nbo_iallreduce. */
+int nbo_allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                       MPI_Op op, nbo_comm_t comm, nbo_request_t *req);
+int nbo_reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
+                                  MPI_Datatype datatype, MPI_Op op, nbo_comm_t comm,
+                                  nbo_request_t *req);
+
+/* Non-blocking allgather(v), arguments as MPI_Iallgather(v).  sendbuf may
+ * be MPI_IN_PLACE: each rank's block is then already in its place in
+ * recvbuf (send count and type ignored).  Any committed datatype.  Device
+ * (GPU) buffers: NBO_ERR_DEVICE. */
+int nbo_iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                   nbo_comm_t comm, nbo_request_t *req);
+int nbo_iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                    void *recvbuf, const int recvcounts[], const int displs[],
+                    MPI_Datatype recvtype, nbo_comm_t comm, nbo_request_t *req);
+
+/* Persistent allgather(v): compiled once, inactive until nbo_start. */
+int nbo_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                       nbo_comm_t comm, nbo_request_t *req);
+int nbo_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, const int recvcounts[], const int displs[],
+                        MPI_Datatype recvtype, nbo_comm_t comm, nbo_request_t *req);
+
+/* Non-blocking broadcast from root, arguments as MPI_Ibcast.  Any
+ * committed datatype; NBO_ERR_ROOT for a root outside [0, size).  Device
+ * (GPU) buffers: NBO_ERR_DEVICE. */
+int nbo_ibcast(void *buffer, int count, MPI_Datatype datatype, int root,
+               nbo_comm_t comm, nbo_request_t *req);
+
+/* Persistent broadcast: compiled once, inactive until nbo_start. */
+int nbo_bcast_init(void *buffer, int count, MPI_Datatype datatype, int root,
+                   nbo_comm_t comm, nbo_request_t *req);
+
 /* Start an inactive persistent request (NBO_ERR_ACTIVE if it is running). */
 int nbo_start(nbo_request_t *req);
 
@@ -367,7 +447,7 @@ int nbo_request_print(nbo_request_t req, FILE *out);
  * Three rules remain, as in MPI.  A request handle is used by one thread at
  * a time: two threads must not wait on, test, start or free the same
  * request.  The collective calls on one communicator (nbo_comm_create on an
- * MPI communicator; nbo_ialltoall[v], nbo_alltoall[v]_init and
+ * MPI communicator; the i* collectives, the *_init forms and
  * nbo_comm_free on an nbo one) are made in the same order on every rank, so
  * threads that share a communicator order their calls themselves.  No
  * thread uses a communicator, or a request made on it, while or after

@@ -11,8 +11,8 @@
 
 #include "core.h"
 
-int nbo_check_call(struct nbo_comm *c, nbo_coll_t coll, int persistent, const size_t *sbytes,
-                   const size_t *rbytes)
+int nbo_check_call(struct nbo_comm *c, nbo_coll_t coll, int persistent, int root,
+                   const size_t *sbytes, const size_t *rbytes)
 {
     const int P = c->size;
     int rc = NBO_SUCCESS;
@@ -26,6 +26,16 @@ int nbo_check_call(struct nbo_comm *c, nbo_coll_t coll, int persistent, const si
     if (kmin != kmax) {
         fprintf(stderr, "libnbo: NBO_CHECK: rank %d calls collective kind %d, another rank kind %d\n",
                 c->rank, kind, kind == kmin ? kmax : kmin);
+        return NBO_ERR_MISMATCH;
+    }
+    /* The same root (bcast; the others pass 0). */
+    int rmin = root, rmax = root;
+    if (MPI_Allreduce(&root, &rmin, 1, MPI_INT, MPI_MIN, c->comm) != MPI_SUCCESS ||
+        MPI_Allreduce(&root, &rmax, 1, MPI_INT, MPI_MAX, c->comm) != MPI_SUCCESS)
+        return NBO_ERR_MPI;
+    if (rmin != rmax) {
+        fprintf(stderr, "libnbo: NBO_CHECK: rank %d has root %d, another rank root %d\n", c->rank,
+                root, root == rmin ? rmax : rmin);
         return NBO_ERR_MISMATCH;
     }
     /* 2. What each peer will send me is what I expect to receive. */

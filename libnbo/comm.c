@@ -146,6 +146,14 @@ int nbo_comm_create(MPI_Comm comm, const nbo_config_t *config, nbo_comm_t *out)
         return NBO_ERR_MPI;
     }
     MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN);
+    /* Local (a communicator of one): reduce.c asks MPI through it whether
+     * an op is defined on a type, and must get an error code, not abort. */
+    if (MPI_Comm_dup(MPI_COMM_SELF, &c->self) != MPI_SUCCESS) {
+        MPI_Comm_free(&c->comm);
+        free(c);
+        return NBO_ERR_MPI;
+    }
+    MPI_Comm_set_errhandler(c->self, MPI_ERRORS_RETURN);
     MPI_Comm_size(c->comm, &c->size);
     MPI_Comm_rank(c->comm, &c->rank);
 
@@ -167,6 +175,7 @@ int nbo_comm_create(MPI_Comm comm, const nbo_config_t *config, nbo_comm_t *out)
         if (c->ec) /* another rank failed to open: it may be gone */
             c->ops->close(c->ec, 1);
         MPI_Comm_free(&c->comm);
+        MPI_Comm_free(&c->self);
         free(c);
         return rc;
     }
@@ -197,6 +206,7 @@ int nbo_comm_create(MPI_Comm comm, const nbo_config_t *config, nbo_comm_t *out)
     if (rc != NBO_SUCCESS) {
         c->ops->close(c->ec, 0);
         MPI_Comm_free(&c->comm);
+        MPI_Comm_free(&c->self);
         c->magic = 0;
         free(c);
         return rc;
@@ -243,8 +253,10 @@ int nbo_comm_free(nbo_comm_t *comm)
      * whole job when its progress engine meets a dead peer, and freeing a
      * communicator runs it.  The duplicate stays with MPI until
      * MPI_Finalize. */
-    if (!broken)
+    if (!broken) {
         MPI_Comm_free(&c->comm);
+        MPI_Comm_free(&c->self); /* as safe, but a free may run MPI's progress engine */
+    }
     free(c);
     *comm = NBO_COMM_NULL;
     return fault;

@@ -8,6 +8,7 @@
 
 #include <nbo.h>
 #include "../util/util.h"
+#include "schedule.h" /* the NBO_*_SMALL defaults */
 
 /* Defaults.  W = 8 and Bruck up to 256 B per peer: see docs/configuration.md
  * for the measurements behind them. */
@@ -33,6 +34,12 @@ void nbo_config_init(nbo_config_t *c)
     /* bench/cuda/gpu-bench.sh on an H100, one host: no size from 64 KiB to
      * 4 MiB beat another beyond the noise (docs/cuda.md). */
     c->cuda_chunk = (size_t)1 << 20;
+    /* Where the latency-bound algorithms (recursive doubling, Bruck,
+     * binomial) give way to the bandwidth-bound ones: MPICH's short-message
+     * sizes, as the compilers define them (docs/configuration.md). */
+    c->allreduce_small = NBO_SCHED_ALLREDUCE_SMALL;
+    c->allgather_small = NBO_SCHED_ALLGATHER_SMALL;
+    c->bcast_small = NBO_SCHED_BCAST_SMALL;
 }
 
 static const char *const engine_names[] = {"auto", "mpi", "ucx", "verbs"};
@@ -46,7 +53,8 @@ static const char *const sched_names[] = {"auto", "batch", "normal"};
 /* Every NBO_* variable of nbo_config_t: a keyword out of names[] (case
  * does not matter) or a decimal integer in [lo, hi]. */
 enum { V_ENGINE, V_PROGRESS, V_ALGORITHM, V_SCHED, V_WINDOW, V_BRUCK_MAX, V_TIMEOUT,
-       V_PROGRESS_CPU, V_SPIN_US, V_CHECK, V_CUDA_CHUNK, V_COUNT };
+       V_PROGRESS_CPU, V_SPIN_US, V_CHECK, V_CUDA_CHUNK, V_ALLREDUCE_SMALL, V_ALLGATHER_SMALL,
+       V_BCAST_SMALL, V_COUNT };
 static const struct var {
     const char        *name;
     const char *const *names; /* NULL: an integer */
@@ -66,6 +74,9 @@ static const struct var {
     [V_SPIN_US] = {"NBO_SPIN_US", NULL, 0, 0, 1000000},
     [V_CHECK] = {"NBO_CHECK", NULL, 0, 0, 1},
     [V_CUDA_CHUNK] = {"NBO_CUDA_CHUNK", NULL, 0, 4096, 1L << 30},
+    [V_ALLREDUCE_SMALL] = {"NBO_ALLREDUCE_SMALL", NULL, 0, 0, LONG_MAX},
+    [V_ALLGATHER_SMALL] = {"NBO_ALLGATHER_SMALL", NULL, 0, 0, LONG_MAX},
+    [V_BCAST_SMALL] = {"NBO_BCAST_SMALL", NULL, 0, 0, LONG_MAX},
 };
 
 /* The value of variable v in value, or -1 (LONG_MIN for an integer) if
@@ -102,6 +113,9 @@ static void store(nbo_config_t *c, int v, long x)
     case V_SPIN_US:      c->spin_us = (int)x; break;
     case V_CHECK:        c->check = (int)x; break;
     case V_CUDA_CHUNK:   c->cuda_chunk = (size_t)x; break;
+    case V_ALLREDUCE_SMALL: c->allreduce_small = (size_t)x; break;
+    case V_ALLGATHER_SMALL: c->allgather_small = (size_t)x; break;
+    case V_BCAST_SMALL:  c->bcast_small = (size_t)x; break;
     }
 }
 
@@ -121,6 +135,9 @@ static long load(const nbo_config_t *c, int v)
     case V_SPIN_US:      return c->spin_us;
     case V_CHECK:        return c->check;
     case V_CUDA_CHUNK:   return clamp_size(c->cuda_chunk);
+    case V_ALLREDUCE_SMALL: return clamp_size(c->allreduce_small);
+    case V_ALLGATHER_SMALL: return clamp_size(c->allgather_small);
+    case V_BCAST_SMALL:  return clamp_size(c->bcast_small);
     }
     return LONG_MIN;
 }

@@ -29,6 +29,8 @@ struct nbo_request;
 struct nbo_comm {
     uint32_t                magic;
     MPI_Comm                comm;       /* private duplicate, errors return */
+    MPI_Comm                self;       /* MPI_COMM_SELF duplicate, errors return:
+                                           judges ops (reduce.c) */
     int                     size, rank;
     nbo_config_t            cfg;        /* resolved: no AUTO left */
     const nbo_engine_ops_t *ops;
@@ -41,6 +43,25 @@ struct nbo_comm {
     nbo_progress_source_t   source;     /* what progress/ polls */
     struct nbo_comm        *next;       /* in the list of all communicators */
 };
+
+/* A reduction's op and element type, for REDUCE tasks, and the staging of
+ * a non-contiguous type through contiguous scratch laid out as the type
+ * (the task list runs on the scratch; reduce.c). */
+typedef struct nbo_reduce {
+    MPI_Datatype type;       /* the user's, or our duplicate of a derived one */
+    MPI_Datatype owned;      /* that duplicate, or MPI_DATATYPE_NULL */
+    MPI_Op       op;
+    int          commutative; /* MPI_Op_commutative: 0 keeps rank order */
+    size_t       elem;       /* extent: bytes per element in the task buffers */
+    MPI_Aint     shift;      /* true lb: task offset 0 is element 0's data */
+    int          staged;     /* 1: user data is copied via the scratch below */
+    const void  *user_in;    /* staged: the input (the receive buffer in place) */
+    void        *user_out;
+    int          n_in, n_out;      /* elements copied in, and back */
+    void        *in, *out;   /* scratch the tasks address (in NULL in place) */
+    void        *packed;     /* MPI_Pack buffer for the copies */
+    size_t       packed_len;
+} nbo_reduce_t;
 
 typedef enum {
     REQ_INACTIVE = 0, /* persistent, not started (or finished)        */
@@ -58,6 +79,7 @@ struct nbo_request {
     int                 status;     /* result of the last run */
     nbo_sched_t         sched;
     nbo_block_map_t     send_map, recv_map; /* for PACK / UNPACK */
+    nbo_reduce_t       *red;        /* reductions only, else NULL */
     void               *tmp;        /* scratch of sched.tmp_bytes */
     int                 attached;   /* plan_attach succeeded */
     nbo_mem_t          *mem;        /* the buffers' memory type (memory/) */
@@ -84,11 +106,44 @@ int nbo_request_check(nbo_request_t *req);
 /* Build a request from compile arguments (libnbo/request.c): the memory
  * type of the buffers, the task list, the engine's registration.  sendbuf
  * and recvbuf are what the tasks address (sendbuf NULL in place).  The
- * request takes the block maps, even on error. */
+ * request takes the block maps and red (NULL but for reductions), even on
+ * error. */
 int nbo_request_create(struct nbo_comm *c, const nbo_sched_args_t *args,
                        void *sendbuf, void *recvbuf,
-                       nbo_block_map_t *smap, nbo_block_map_t *rmap,
+                       nbo_block_map_t *smap, nbo_block_map_t *rmap, nbo_reduce_t *red,
                        int persistent, struct nbo_request **out);
+
+/* One call of a collective, as its entry point received it (coll.c runs
+ * every collective through one path: validate, describe in bytes, check,
+ * compile, start). */
+typedef struct nbo_coll_call {
+    nbo_coll_t   coll;
+    int          persistent;        /* *_init: started by nbo_start */
+    const void  *sendbuf;           /* MPI_IN_PLACE: send data is in recvbuf */
+    const int   *scounts, *sdispls; /* per peer (alltoallv), else NULL */
+    int          scount;            /* one for every peer, else -1 */
+    MPI_Datatype stype;
+    void        *recvbuf;
+    const int   *rcounts, *rdispls; /* alltoallv, allgatherv */
+    int          rcount;            /* also bcast's and allreduce's count */
+    MPI_Datatype rtype;             /* also bcast's and the reductions' type */
+    int          root;              /* bcast */
+    MPI_Op       op;                /* reductions */
+} nbo_coll_call_t;
+
+/* Validate, compile and (unless persistent) start a call. */
+int nbo_coll_start(const nbo_coll_call_t *k, nbo_comm_t comm, nbo_request_t *req);
+
+/* Reductions (reduce.c): validate the op and type and describe the call in
+ * bytes: *red, the block maps of the buffers the tasks address, and the
+ * per-peer arrays of args (sbytes, sdispl, rbytes, rdispl in bytes[4][P]).
+ * On error nothing is left to free. */
+int nbo_reduce_prepare(const nbo_coll_call_t *k, struct nbo_comm *c, nbo_reduce_t **red,
+                       nbo_block_map_t *smap, nbo_block_map_t *rmap, size_t *bytes);
+void nbo_reduce_free(nbo_reduce_t *red);
+/* Per start: copy the input to the scratch; at the end, the result back. */
+int nbo_reduce_stage_in(nbo_reduce_t *red, MPI_Comm comm);
+int nbo_reduce_stage_out(nbo_reduce_t *red, MPI_Comm comm);
 
 /* Arm and post the first window (lock held). */
 int nbo_request_begin(struct nbo_request *r);
@@ -100,10 +155,10 @@ void nbo_request_advance(struct nbo_request *r);
 void nbo_request_fail(struct nbo_request *r, int err);
 
 /* NBO_CHECK: agree across ranks that the call matches (check.c): the same
- * collective, persistent or not, and what each rank sends a peer is what
- * the peer expects to receive. */
-int nbo_check_call(struct nbo_comm *c, nbo_coll_t coll, int persistent, const size_t *sbytes,
-                   const size_t *rbytes);
+ * collective, persistent or not, the same root, and what each rank sends a
+ * peer (sbytes[peer]) is what the peer expects from it (rbytes[rank]). */
+int nbo_check_call(struct nbo_comm *c, nbo_coll_t coll, int persistent, int root,
+                   const size_t *sbytes, const size_t *rbytes);
 
 
 #endif

@@ -2,6 +2,7 @@
  * request.c - running a compiled task list, and the request life cycle
  * (start, test, wait, free) with MPI semantics.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -31,14 +32,16 @@ static nbo_mem_side_t mem_side(const nbo_block_map_t *m, int present)
 
 int nbo_request_create(struct nbo_comm *c, const nbo_sched_args_t *args, void *sendbuf,
                        void *recvbuf, nbo_block_map_t *smap, nbo_block_map_t *rmap,
-                       int persistent, struct nbo_request **out)
+                       nbo_reduce_t *red, int persistent, struct nbo_request **out)
 {
     struct nbo_request *r = calloc(1, sizeof(*r));
     if (!r) {
         nbo_block_map_free(smap);
         nbo_block_map_free(rmap);
+        nbo_reduce_free(red);
         return NBO_ERR_NOMEM;
     }
+    r->red = red;
     r->magic = NBO_REQ_MAGIC;
     r->comm = c;
     r->persistent = persistent;
@@ -60,8 +63,15 @@ int nbo_request_create(struct nbo_comm *c, const nbo_sched_args_t *args, void *s
     int rc = nbo_mem_prepare(&mc, &m, buf);
     if (rc == NBO_SUCCESS) {
         r->mem = m;
-        rc = nbo_sched_compile(args, &r->sched);
+        /* Staging covers what the all-to-all needs: blocks that arrive
+         * whole.  Blocks reduced or forwarded after arrival do not fit it
+         * yet. */
+        if (m != &nbo_mem_host && args->coll != NBO_COLL_ALLTOALL &&
+            args->coll != NBO_COLL_ALLTOALLV)
+            rc = NBO_ERR_DEVICE;
     }
+    if (rc == NBO_SUCCESS)
+        rc = nbo_sched_compile(args, &r->sched);
     if (rc == NBO_SUCCESS) {
         r->pending = calloc((size_t)r->sched.ntasks + 1, sizeof(int32_t));
         if (r->sched.tmp_bytes)
@@ -119,6 +129,7 @@ static void request_destroy(struct nbo_request *r)
     nbo_sched_destroy(&r->sched);
     nbo_block_map_free(&r->send_map);
     nbo_block_map_free(&r->recv_map);
+    nbo_reduce_free(r->red);
     free(r->pending);
     free(r->tmp);
     r->magic = 0;
@@ -145,6 +156,8 @@ int nbo_request_begin(struct nbo_request *r)
     r->last_activity = nbo_now();
     LIST_INSERT_HEAD(&c->active, r, active_link);
     int rc = r->mem->ops->begin(r->mem); /* device memory: start copying send data off the GPU */
+    if (rc == NBO_SUCCESS)
+        rc = nbo_reduce_stage_in(r->red, c->comm); /* a non-contiguous type: to scratch */
     if (rc != NBO_SUCCESS) {
         nbo_request_fail(r, rc);
         return NBO_SUCCESS; /* reported by test/wait, as any failure */
@@ -190,6 +203,24 @@ static int run_local(struct nbo_request *r, const nbo_task_t *t)
                               b[t->buf] + t->off, t->len, comm);
     case NBO_TASK_UNPACK:
         return nbo_block_unpack(&r->recv_map, t->peer, b[t->src_buf] + t->src_off, t->len, comm);
+    case NBO_TASK_REDUCE: {
+        /* dst = src op dst, whole elements; shift: where MPI expects the
+         * element to start when the scratch begins at its data. */
+        const nbo_reduce_t *red = r->red;
+        if (!red || t->len % red->elem)
+            return NBO_ERR_INTERNAL;
+        size_t n = t->len / red->elem, done = 0;
+        while (done < n) { /* MPI_Reduce_local counts in int */
+            int m = n - done > INT_MAX ? INT_MAX : (int)(n - done);
+            size_t at = done * red->elem;
+            if (MPI_Reduce_local(b[t->src_buf] + t->src_off + at - red->shift,
+                                 b[t->buf] + t->off + at - red->shift, m, red->type,
+                                 red->op) != MPI_SUCCESS)
+                return NBO_ERR_MPI;
+            done += (size_t)m;
+        }
+        return NBO_SUCCESS;
+    }
     }
     return NBO_ERR_INTERNAL;
 }
@@ -239,6 +270,8 @@ void nbo_request_advance(struct nbo_request *r)
     }
     if (r->state == REQ_ACTIVE && r->cursor == r->sched.ntasks && r->posted == 0) {
         int done = r->mem->ops->finish(r->mem); /* device memory: copies back */
+        if (done > 0)
+            done = nbo_reduce_stage_out(r->red, c->comm) == NBO_SUCCESS ? 1 : NBO_ERR_MPI;
         if (done < 0)
             nbo_request_fail(r, done);
         else if (done)

@@ -21,11 +21,18 @@ typedef struct nbo_sched_alg {
     nbo_sched_compile_fn compile;
     int                  uniform_only; /* needs every block the same size */
     int                  min_ranks;    /* fewer ranks: not worth it, even on request */
+    int                  pow2_only;    /* needs P a power of two */
+    int                  commutative_only; /* reductions: needs a commutative op */
     /* AUTO takes a fitting entry when this says so; NULL: always. */
     int                (*auto_wants)(const nbo_sched_args_t *a);
 } nbo_sched_alg_t;
 
 extern const nbo_sched_alg_t nbo_alltoall_algs[];
+extern const nbo_sched_alg_t nbo_allgather_algs[];
+extern const nbo_sched_alg_t nbo_allgatherv_algs[];
+extern const nbo_sched_alg_t nbo_bcast_algs[];
+extern const nbo_sched_alg_t nbo_allreduce_algs[];
+extern const nbo_sched_alg_t nbo_reduce_scatter_block_algs[];
 
 /* The table of a collective (alltoall and alltoallv share one), or NULL
  * for one that has none. */
@@ -34,5 +41,15 @@ const nbo_sched_alg_t *nbo_sched_algs(nbo_coll_t coll);
 /* The compilers. */
 int nbo_compile_pairwise(const nbo_sched_args_t *a, sched_build_t *b);
 int nbo_compile_bruck(const nbo_sched_args_t *a, sched_build_t *b);
+int nbo_compile_allgather_ring(const nbo_sched_args_t *a, sched_build_t *b);
+int nbo_compile_allgather_rd(const nbo_sched_args_t *a, sched_build_t *b);
+int nbo_compile_allgather_bruck(const nbo_sched_args_t *a, sched_build_t *b);
+int nbo_compile_bcast_binomial(const nbo_sched_args_t *a, sched_build_t *b);
+int nbo_compile_bcast_scatter_allgather(const nbo_sched_args_t *a, sched_build_t *b);
+int nbo_compile_allreduce_rd(const nbo_sched_args_t *a, sched_build_t *b);
+int nbo_compile_allreduce_rabenseifner(const nbo_sched_args_t *a, sched_build_t *b);
+int nbo_compile_allreduce_ring(const nbo_sched_args_t *a, sched_build_t *b);
+int nbo_compile_reduce_scatter_pairwise(const nbo_sched_args_t *a, sched_build_t *b);
+int nbo_compile_reduce_scatter_halving(const nbo_sched_args_t *a, sched_build_t *b);
 
 #endif

@@ -10,6 +10,8 @@ void sched_build_start(sched_build_t *b, nbo_sched_t *out)
     b->s = out;
     b->cap = 0;
     b->err = NBO_SUCCESS;
+    b->open = NULL;
+    b->nopen = b->open_cap = b->open_sends = 0;
 }
 
 static nbo_task_t *append(sched_build_t *b, int kind)
@@ -142,8 +144,92 @@ void sched_build_wait(sched_build_t *b, const int *idx, int n)
     b->s->nwaits++;
 }
 
+/* Remember an open SEND/RECV for the next WAIT. */
+static void keep_open(sched_build_t *b, int idx)
+{
+    if (idx < 0 || b->err)
+        return;
+    if (b->nopen == b->open_cap) {
+        int cap = b->open_cap ? 2 * b->open_cap : 32;
+        int *o = realloc(b->open, (size_t)cap * sizeof(int));
+        if (!o) {
+            b->err = NBO_ERR_NOMEM;
+            return;
+        }
+        b->open = o;
+        b->open_cap = cap;
+    }
+    b->open[b->nopen++] = idx;
+}
+
+void sched_build_post_recv(sched_build_t *b, int peer, nbo_buf_t buf, size_t off, size_t len)
+{
+    keep_open(b, sched_build_recv(b, peer, buf, off, len));
+}
+
+/* Close the open sends alone, keeping the open receives for later. */
+static void close_sends(sched_build_t *b)
+{
+    int n = 0, k = 0;
+    for (int i = 0; i < b->nopen; i++)
+        if (b->s->tasks[b->open[i]].kind == NBO_TASK_SEND)
+            n++;
+    int *sends = malloc((size_t)(n ? n : 1) * sizeof(int));
+    if (!sends) {
+        b->err = NBO_ERR_NOMEM;
+        return;
+    }
+    for (int i = 0; i < b->nopen; i++)
+        if (b->s->tasks[b->open[i]].kind == NBO_TASK_SEND)
+            sends[k++] = b->open[i];
+        else
+            b->open[i - k] = b->open[i];
+    b->nopen -= k;
+    sched_build_wait(b, sends, k);
+    b->open_sends = 0;
+    free(sends);
+}
+
+void sched_build_post_send(sched_build_t *b, int window, int peer, nbo_buf_t buf, size_t off,
+                           size_t len)
+{
+    if (len == 0)
+        return;
+    if (b->open_sends >= window)
+        close_sends(b);
+    int idx = sched_build_send(b, peer, buf, off, len);
+    keep_open(b, idx);
+    if (idx >= 0)
+        b->open_sends++;
+}
+
+void sched_build_flush(sched_build_t *b)
+{
+    if (b->nopen)
+        sched_build_wait(b, b->open, b->nopen);
+    b->nopen = b->open_sends = 0;
+}
+
+void sched_build_reduce(sched_build_t *b, nbo_buf_t dst, size_t dst_off,
+                        nbo_buf_t src, size_t src_off, size_t len)
+{
+    if (len == 0)
+        return;
+    nbo_task_t *t = append(b, NBO_TASK_REDUCE);
+    if (!t)
+        return;
+    t->buf = (uint8_t)dst;
+    t->off = dst_off;
+    t->src_buf = (uint8_t)src;
+    t->src_off = src_off;
+    t->len = len;
+}
+
 int sched_build_finish(sched_build_t *b, int rc)
 {
+    free(b->open);
+    b->open = NULL;
+    b->nopen = b->open_cap = b->open_sends = 0;
     if (rc == NBO_SUCCESS)
         rc = b->err;
     if (rc != NBO_SUCCESS) {

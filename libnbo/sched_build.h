@@ -12,6 +12,9 @@ typedef struct sched_build {
     nbo_sched_t *s;
     int          cap;
     int          err;        /* sticky: first allocation failure */
+    int         *open;       /* SEND/RECV posted through sched_build_post_*
+                                and not yet closed by a WAIT */
+    int          nopen, open_cap, open_sends;
 } sched_build_t;
 
 void sched_build_start(sched_build_t *b, nbo_sched_t *out);
@@ -33,6 +36,23 @@ void sched_build_own_block(sched_build_t *b, const nbo_sched_args_t *a, size_t t
  * appended since the last wait).  Tasks of zero length are never appended,
  * so a window can be empty; then no WAIT is emitted. */
 void sched_build_wait(sched_build_t *b, const int *idx, int n);
+
+/* Rounds of the new collectives: receives and sends posted through these
+ * stay open until sched_build_flush() closes them all with one WAIT; a send
+ * that would be the window+1-th open one first closes the open sends (the
+ * open receives stay posted), so at most `window` sends are in flight. */
+void sched_build_post_recv(sched_build_t *b, int peer, nbo_buf_t buf, size_t off, size_t len);
+void sched_build_post_send(sched_build_t *b, int window, int peer, nbo_buf_t buf, size_t off,
+                           size_t len);
+void sched_build_flush(sched_build_t *b);
+
+/* dst = src op dst over len bytes of whole elements (src: left operand). */
+void sched_build_reduce(sched_build_t *b, nbo_buf_t dst, size_t dst_off,
+                        nbo_buf_t src, size_t src_off, size_t len);
+
+static inline int sched_is_pow2(int p) { return p > 0 && (p & (p - 1)) == 0; }
+/* Largest power of two <= p (p >= 1). */
+static inline int sched_pof2(int p) { int q = 1; while (2 * q <= p) q *= 2; return q; }
 
 /* Index the next appended task will get. */
 static inline int sched_build_next(const sched_build_t *b) { return b->s->ntasks; }

@@ -7,7 +7,8 @@
 
 static int fits(const nbo_sched_alg_t *e, const nbo_sched_args_t *a)
 {
-    return (a->uniform || !e->uniform_only) && a->size >= e->min_ranks;
+    return (a->uniform || !e->uniform_only) && a->size >= e->min_ranks &&
+           (!e->pow2_only || sched_is_pow2(a->size)) && (!e->commutative_only || a->commutative);
 }
 
 /* The requested algorithm where the table has it and it fits, else the

@@ -1,9 +1,11 @@
 /*
  * schedule.h - the task list (paper Fig. 1) and the compiler that builds it.
  *
- * A task list is plain data, the same for every engine: receives first, then
- * windows of W sends, each window closed by a WAIT on exactly the sends and
- * receives it covers.  Buffers are named (user send, user recv, scratch) and
+ * A task list is plain data, the same for every engine: for the all-to-all,
+ * receives first, then windows of W sends, each window closed by a WAIT on
+ * exactly the sends and receives it covers; the other collectives post their
+ * receives round by round, never more than W sends in flight.  Between two
+ * ranks the k-th SEND from A to B matches the k-th RECV at B from A.  Buffers are named (user send, user recv, scratch) and
  * addressed in bytes, so a list can be printed, compared and checked without
  * MPI.  The compiler is pure: no I/O, no MPI, no global state.
  */
@@ -63,7 +65,33 @@ typedef struct nbo_task {
 
 /* What the compiler needs of a call, in bytes.  Contiguous user types give
  * byte offsets straight into the user buffers; a non-contiguous side is
- * marked and addressed by packed offsets instead. */
+ * marked and addressed by packed offsets instead.
+ *
+ * How each collective fills the arrays (all: size, rank, window, algorithm,
+ * coll, send_contig/recv_contig, in_place; a non-contiguous side goes through
+ * PACK/UNPACK by block index; PACK in place packs the RECEIVE buffer's block):
+ *   ALLTOALL(V)  sbytes/sdispl, rbytes/rdispl per peer; uniform for ALLTOALL;
+ *                small_max unused (bruck_max).
+ *   ALLGATHER(V) rbytes[i], rdispl[i]: rank i's block in RECV (uniform set
+ *                for ALLGATHER); sbytes[rank] = rbytes[rank], sdispl[rank] = 0:
+ *                the own block in SEND, every other sbytes 0.  in_place: the
+ *                own block is already in RECV at rdispl[rank].  Non-contiguous
+ *                recv: block index i; send: block index rank.  small_max: total
+ *                bytes (sum of rbytes) up to which recursive doubling / Bruck.
+ *   BCAST        root; rbytes[0] = total bytes, rdispl[0] = 0: the data is in
+ *                RECV on every rank (root's input there); sbytes/sdispl all 0;
+ *                in_place 1 (so PACK of block 0 reads the receive buffer);
+ *                non-contiguous: block 0.  small_max: bytes up to which binomial.
+ *   ALLREDUCE    rbytes[0] = n = count * elem, rdispl[0] = 0; input in SEND at
+ *                0 (sbytes[0] = n, sdispl[0] = 0), or in RECV when in_place;
+ *                output in RECV at 0.  elem, commutative (0: the result is
+ *                x0 op x1 op ... op x(P-1), see NBO_TASK_REDUCE).  Contiguous
+ *                only.  small_max: n up to which recursive doubling.
+ *   REDUCE_SCATTER_BLOCK  sbytes[i] = block bytes (uniform), sdispl[i] =
+ *                i * block: P input blocks in SEND (in RECV when in_place);
+ *                rbytes[rank] = block, rdispl[rank] = 0 (others 0): the result
+ *                block in RECV at 0.  elem, commutative as for ALLREDUCE.
+ *                Contiguous only.  small_max unused. */
 typedef struct nbo_sched_args {
     int           size;           /* P */
     int           rank;
@@ -80,10 +108,18 @@ typedef struct nbo_sched_args {
     size_t        elem;           /* reductions: bytes per element; REDUCE
                                      tasks and segments are multiples      */
     int           commutative;    /* reductions: 0 keeps rank order         */
-    nbo_algorithm_t algorithm;    /* AUTO resolves by bruck_max             */
+    nbo_algorithm_t algorithm;    /* AUTO resolves by bruck_max / small_max */
     int           window;         /* W >= 1                                 */
     size_t        bruck_max;
+    size_t        small_max;      /* at most this many bytes: the latency-bound
+                                     algorithm (see each collective above)  */
 } nbo_sched_args_t;
+
+/* Default small_max per collective (MPICH's short-message sizes), for the
+ * NBO_ALLREDUCE_SMALL, NBO_ALLGATHER_SMALL and NBO_BCAST_SMALL settings. */
+#define NBO_SCHED_ALLREDUCE_SMALL 2048   /* vector bytes */
+#define NBO_SCHED_ALLGATHER_SMALL 81920  /* total bytes of all blocks */
+#define NBO_SCHED_BCAST_SMALL     12288  /* message bytes */
 
 typedef struct nbo_sched {
     nbo_task_t     *tasks;
@@ -93,8 +129,8 @@ typedef struct nbo_sched {
     nbo_algorithm_t algorithm;    /* resolved, never AUTO */
 } nbo_sched_t;
 
-/* Compile.  Returns NBO_SUCCESS, NBO_ERR_NOMEM, NBO_ERR_ARG or
- * NBO_ERR_OVERFLOW; on error *out is left empty. */
+/* Compile.  Returns NBO_SUCCESS, NBO_ERR_NOMEM, NBO_ERR_ARG,
+ * NBO_ERR_OVERFLOW or (bcast) NBO_ERR_ROOT; on error *out is left empty. */
 int nbo_sched_compile(const nbo_sched_args_t *args, nbo_sched_t *out);
 void nbo_sched_destroy(nbo_sched_t *sched);
 

@@ -96,6 +96,12 @@ SUMMARY = {
     "nbo_cuda_available": "whether CUDA device buffers are usable in this process",
     "nbo_ialltoall": "start a non-blocking all-to-all",
     "nbo_alltoall_init": "create a persistent all-to-all request",
+    "nbo_iallreduce": "start a non-blocking allreduce or reduce-scatter-block",
+    "nbo_allreduce_init": "create a persistent allreduce or reduce-scatter-block request",
+    "nbo_iallgather": "start a non-blocking allgather(v)",
+    "nbo_allgather_init": "create a persistent allgather(v) request",
+    "nbo_ibcast": "start a non-blocking broadcast",
+    "nbo_bcast_init": "create a persistent broadcast request",
     "nbo_start": "start a persistent request",
     "nbo_test": "complete a request",
     "nbo_waitall": "complete several requests",
@@ -158,6 +164,57 @@ BUILD_ERRORS = [
     ("NBO_ERR_MPI", "an MPI call failed (MPI_Pack_size on the datatypes, NBO_CHECK's collective)."),
     ("NBO_ERR_NOMEM", None),
 ]
+# The other collectives: the same checks, with their own cases.
+REDUCE_ERRORS = [
+    ("NBO_ERR_ARG", "req is NULL."),
+    ("NBO_ERR_COMM", "comm is NBO_COMM_NULL or not a live nbo communicator."),
+    ("NBO_ERR_BUFFER", "a NULL buffer with a nonzero count, or recvbuf MPI_IN_PLACE."),
+    ("NBO_ERR_COUNT", "count (recvcount) is negative."),
+    ("NBO_ERR_DATATYPE", "datatype is MPI_DATATYPE_NULL or not committed, or (a non-contiguous "
+                         "type) its true extent exceeds its extent."),
+    ("NBO_ERR_OP", "op is MPI_OP_NULL, or not defined on datatype (MPI_BAND on MPI_FLOAT, "
+                   "MPI_MAXLOC on MPI_INT, a predefined op on a derived type)."),
+    ("NBO_ERR_OVERFLOW", None),
+    ("NBO_ERR_OVERLAP", "sendbuf and recvbuf overlap (use MPI_IN_PLACE)."),
+    ("NBO_ERR_MISMATCH", "with NBO_CHECK=1, the ranks' counts or collectives disagree "
+                         "(the rank is named on stderr)."),
+    ("NBO_ERR_DEVICE", "a buffer is CUDA device memory: not supported for this collective yet."),
+    ("NBO_ERR_ENGINE", "the engine could not prepare the buffers (memory registration)."),
+    ("NBO_ERR_MPI", "an MPI call failed (datatype queries, NBO_CHECK's collective)."),
+    ("NBO_ERR_NOMEM", None),
+]
+GATHER_ERRORS = [
+    ("NBO_ERR_ARG", "req is NULL, or (allgatherv) recvcounts or displs is NULL."),
+    ("NBO_ERR_COMM", "comm is NBO_COMM_NULL or not a live nbo communicator."),
+    ("NBO_ERR_BUFFER", "a NULL buffer with a nonzero count, or recvbuf MPI_IN_PLACE."),
+    ("NBO_ERR_COUNT", None),
+    ("NBO_ERR_DATATYPE", None),
+    ("NBO_ERR_OVERFLOW", None),
+    ("NBO_ERR_MISMATCH", "the own contribution differs in size from its block in recvbuf; with "
+                         "NBO_CHECK=1, the ranks' counts disagree (the rank is named on stderr)."),
+    ("NBO_ERR_OVERLAP", "the send and receive buffers overlap (use MPI_IN_PLACE)."),
+    ("NBO_ERR_DEVICE", "a buffer is CUDA device memory: not supported for this collective yet."),
+    ("NBO_ERR_ENGINE", "the engine could not prepare the buffers (memory registration)."),
+    ("NBO_ERR_MPI", "an MPI call failed (MPI_Pack_size on the datatypes, NBO_CHECK's collective)."),
+    ("NBO_ERR_NOMEM", None),
+]
+BCAST_ERRORS = [
+    ("NBO_ERR_ARG", "req is NULL."),
+    ("NBO_ERR_COMM", "comm is NBO_COMM_NULL or not a live nbo communicator."),
+    ("NBO_ERR_ROOT", "root is negative or not less than the size of comm."),
+    ("NBO_ERR_BUFFER", "buffer is NULL with a nonzero count, or MPI_IN_PLACE."),
+    ("NBO_ERR_COUNT", "count is negative."),
+    ("NBO_ERR_DATATYPE", None),
+    ("NBO_ERR_OVERFLOW", None),
+    ("NBO_ERR_MISMATCH", "with NBO_CHECK=1, the ranks' counts or roots disagree "
+                         "(the rank is named on stderr)."),
+    ("NBO_ERR_DEVICE", "buffer is CUDA device memory: not supported for this collective yet."),
+    ("NBO_ERR_ENGINE", "the engine could not prepare the buffer (memory registration)."),
+    ("NBO_ERR_MPI", "an MPI call failed (MPI_Pack_size on the datatype, NBO_CHECK's collective)."),
+    ("NBO_ERR_NOMEM", None),
+]
+TRANSFER_LATER = ["A failure of the transfer itself (a peer, the network, NBO_TIMEOUT) is returned by "
+                  "nbo_wait or nbo_test."]
 ERRORS = {
     "nbo_version": "None: it cannot fail.",
     "nbo_strerror": "None: it cannot fail.",
@@ -213,6 +270,12 @@ ERRORS = {
     "nbo_alltoall_init": BUILD_ERRORS + [
         "A failure of a transfer is returned by the nbo_wait or nbo_test that completes it.",
     ],
+    "nbo_iallreduce": REDUCE_ERRORS + TRANSFER_LATER,
+    "nbo_allreduce_init": REDUCE_ERRORS + TRANSFER_LATER,
+    "nbo_iallgather": GATHER_ERRORS + TRANSFER_LATER,
+    "nbo_allgather_init": GATHER_ERRORS + TRANSFER_LATER,
+    "nbo_ibcast": BCAST_ERRORS + TRANSFER_LATER,
+    "nbo_bcast_init": BCAST_ERRORS + TRANSFER_LATER,
     "nbo_start": [
         ("NBO_ERR_ARG", "req is NULL, or *req is not a persistent request."),
         ("NBO_ERR_REQUEST_NULL", "*req is NBO_REQUEST_NULL."),
@@ -497,6 +560,105 @@ int iterate(nbo_comm_t comm, const double *sbuf, double *rbuf, int n, int steps)
             compute(s);
             rc = nbo_wait(&req);    /* req stays valid, inactive */
         }
+    }
+    if (req != NBO_REQUEST_NULL)
+        nbo_request_free(&req);
+    return rc;
+}
+''',
+    "nbo_iallreduce": r'''
+#include <nbo.h>
+
+void compute(void);
+
+/* A global dot product overlapped with local work. */
+int dot(nbo_comm_t comm, const double *x, const double *y, int n, double *result)
+{
+    double local = 0;
+    for (int i = 0; i < n; i++)
+        local += x[i] * y[i];
+    nbo_request_t req;
+    int rc = nbo_iallreduce(&local, result, 1, MPI_DOUBLE, MPI_SUM, comm, &req);
+    if (rc != NBO_SUCCESS)
+        return rc;
+    compute();
+    return nbo_wait(&req);
+}
+''',
+    "nbo_allreduce_init": r'''
+#include <nbo.h>
+
+/* Gradients summed in place at every step: compiled once. */
+int train(nbo_comm_t comm, float *grad, int n, int steps)
+{
+    nbo_request_t req;
+    int rc = nbo_allreduce_init(MPI_IN_PLACE, grad, n, MPI_FLOAT, MPI_SUM, comm, &req);
+    for (int s = 0; rc == NBO_SUCCESS && s < steps; s++) {
+        rc = nbo_start(&req);
+        if (rc == NBO_SUCCESS)
+            rc = nbo_wait(&req);
+    }
+    if (req != NBO_REQUEST_NULL)
+        nbo_request_free(&req);
+    return rc;
+}
+''',
+    "nbo_iallgather": r'''
+#include <nbo.h>
+
+/* Every rank's n values, rank by rank, into all (size * n). */
+int gather_all(nbo_comm_t comm, const int *mine, int *all, int n)
+{
+    nbo_request_t req;
+    int rc = nbo_iallgather(mine, n, MPI_INT, all, n, MPI_INT, comm, &req);
+    return rc == NBO_SUCCESS ? nbo_wait(&req) : rc;
+}
+''',
+    "nbo_allgather_init": r'''
+#include <nbo.h>
+
+/* Each rank's block is already in place in all: gathered steps times. */
+int exchange_halo(nbo_comm_t comm, double *all, int n, int steps)
+{
+    nbo_request_t req;
+    int rc = nbo_allgather_init(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, n, MPI_DOUBLE, comm, &req);
+    for (int s = 0; rc == NBO_SUCCESS && s < steps; s++) {
+        rc = nbo_start(&req);
+        if (rc == NBO_SUCCESS)
+            rc = nbo_wait(&req);
+    }
+    if (req != NBO_REQUEST_NULL)
+        nbo_request_free(&req);
+    return rc;
+}
+''',
+    "nbo_ibcast": r'''
+#include <nbo.h>
+
+/* Rank 0's parameters to every rank. */
+int share_params(nbo_comm_t comm, double *params, int n)
+{
+    nbo_request_t req;
+    int rc = nbo_ibcast(params, n, MPI_DOUBLE, 0, comm, &req);
+    return rc == NBO_SUCCESS ? nbo_wait(&req) : rc;
+}
+''',
+    "nbo_bcast_init": r'''
+#include <nbo.h>
+
+void update(double *field, int n);
+
+/* The root's field to every rank after each of its updates. */
+int broadcast_steps(nbo_comm_t comm, int root, int rank, double *field, int n, int steps)
+{
+    nbo_request_t req;
+    int rc = nbo_bcast_init(field, n, MPI_DOUBLE, root, comm, &req);
+    for (int s = 0; rc == NBO_SUCCESS && s < steps; s++) {
+        if (rank == root)
+            update(field, n);
+        rc = nbo_start(&req);
+        if (rc == NBO_SUCCESS)
+            rc = nbo_wait(&req);
     }
     if (req != NBO_REQUEST_NULL)
         nbo_request_free(&req);

@@ -56,7 +56,7 @@ enum { EXIT_CONFIG = 1, EXIT_USAGE = 2, EXIT_CREATE = 3 };
 static const char *const config_vars[] = {
     "NBO_ENGINE", "NBO_PROGRESS", "NBO_PROGRESS_SCHED", "NBO_ALGORITHM", "NBO_WINDOW",
     "NBO_BRUCK_MAX", "NBO_TIMEOUT", "NBO_PROGRESS_CPU", "NBO_SPIN_US", "NBO_CHECK",
-    "NBO_CUDA_CHUNK"};
+    "NBO_CUDA_CHUNK", "NBO_ALLREDUCE_SMALL", "NBO_ALLGATHER_SMALL", "NBO_BCAST_SMALL"};
 #define N_CONFIG_VARS (sizeof(config_vars) / sizeof(config_vars[0]))
 
 /* ------------------------------------------------------------------ build */
@@ -319,7 +319,7 @@ static int print_config(const nbo_config_t *env, int ucx_bad)
                       "normal | auto (batch unless an engine is polled)");
     bad += config_row("NBO_ALGORITHM", nbo_algorithm_name(c.algorithm),
                       nbo_algorithm_name(def.algorithm),
-                      "all-to-all algorithm: auto | pairwise | bruck");
+                      "algorithm: auto, or one the collective has (pairwise, bruck, ring, ...)");
 #define NUM(var, field, fmt, meaning)                                                      \
     snprintf(v, sizeof(v), fmt, c.field);                                                  \
     snprintf(d, sizeof(d), fmt, def.field);                                                \
@@ -331,6 +331,11 @@ static int print_config(const nbo_config_t *env, int ucx_bad)
     NUM("NBO_SPIN_US", spin_us, "%d", "us the progress thread polls before it sleeps");
     NUM("NBO_CHECK", check, "%d", "1: compare call signatures across ranks");
     NUM("NBO_CUDA_CHUNK", cuda_chunk, "%zu", "bytes per pipeline stage when GPU buffers are staged");
+    NUM("NBO_ALLREDUCE_SMALL", allreduce_small, "%zu",
+        "allreduce: auto uses recursive doubling up to this many bytes");
+    NUM("NBO_ALLGATHER_SMALL", allgather_small, "%zu",
+        "allgather(v): auto uses the small-message algorithm up to this many bytes in all");
+    NUM("NBO_BCAST_SMALL", bcast_small, "%zu", "bcast: auto uses the binomial tree up to this many bytes");
 #undef NUM
 
     printf("# UCX engine (libnbo's UCX context reads NBO_UCX_<NAME> as UCX_<NAME>)\n");

@@ -4,7 +4,8 @@
  * nbo_ialltoall, nbo_ialltoallv (blocks with gaps, which must stay
  * untouched), the persistent forms started three times with new data,
  * device/host mixes, MPI_IN_PLACE and a non-contiguous type (staged whole),
- * and two chunk sizes (many chunks, the default).  Engine and progress mode
+ * and two chunk sizes (many chunks, the default); the other collectives
+ * refuse device buffers (NBO_ERR_DEVICE).  Engine and progress mode
  * from NBO_ENGINE / NBO_PROGRESS.  Ranks may share one GPU.
  *
  * Without a usable GPU it prints "skipped: no CUDA GPU (<CUDA error>)" and
@@ -191,6 +192,38 @@ static void strided(nbo_comm_t comm)
     MPI_Type_free(&vec);
 }
 
+/* The other collectives do not run on device buffers yet: each refuses
+ * them with NBO_ERR_DEVICE and leaves no request behind. */
+static void other_collectives(nbo_comm_t comm)
+{
+    enum { N = 64 };
+    const int P = mt_size;
+    void *d = make(DEV, NULL, (size_t)N * P), *h = make(HOST, NULL, (size_t)N * P);
+    int *counts = malloc(sizeof(int) * (size_t)P), *displs = malloc(sizeof(int) * (size_t)P);
+    for (int p = 0; p < P; p++) {
+        counts[p] = N;
+        displs[p] = N * p;
+    }
+    nbo_request_t req = NBO_REQUEST_NULL;
+#define REFUSED(call)                                                                      \
+    do {                                                                                   \
+        MT_EXPECT(NBO_ERR_DEVICE, (call));                                                 \
+        if (req != NBO_REQUEST_NULL)                                                       \
+            mt_fail("%s:%d: a refused call left a request", __FILE__, __LINE__);            \
+    } while (0)
+    REFUSED(nbo_iallreduce(d, h, N, MPI_BYTE, MPI_BXOR, comm, &req));
+    REFUSED(nbo_allreduce_init(MPI_IN_PLACE, d, N, MPI_BYTE, MPI_BXOR, comm, &req));
+    REFUSED(nbo_ireduce_scatter_block(h, d, N, MPI_BYTE, MPI_BXOR, comm, &req));
+    REFUSED(nbo_iallgather(d, N, MPI_BYTE, h, N, MPI_BYTE, comm, &req));
+    REFUSED(nbo_allgatherv_init(h, N, MPI_BYTE, d, counts, displs, MPI_BYTE, comm, &req));
+    REFUSED(nbo_ibcast(d, N, MPI_BYTE, 0, comm, &req));
+#undef REFUSED
+    drop(DEV, d);
+    drop(HOST, h);
+    free(counts);
+    free(displs);
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv, "test_cuda_alltoall");
@@ -225,6 +258,8 @@ int main(int argc, char **argv)
         uniform(comm, 1 << 20, DEV, DEV, 1);
         in_place(comm, 4000);
         strided(comm);
+        if (c == 0)
+            other_collectives(comm);
         MT_OK(nbo_comm_free(&comm));
     }
     return mt_finish();

@@ -27,7 +27,7 @@ static const char *check_waits(const nbo_sched_t *s)
     int nwaits = 0;
     for (int i = 0; i < s->ntasks && !err; i++) {
         const nbo_task_t *t = &s->tasks[i];
-        if (t->kind > NBO_TASK_UNPACK)
+        if (t->kind > NBO_TASK_REDUCE)
             err = fail("task %d: unknown kind %d", i, t->kind);
         else if (t->kind == NBO_TASK_SEND || t->kind == NBO_TASK_RECV) {
             if (t->wait <= i || t->wait >= s->ntasks || s->tasks[t->wait].kind != NBO_TASK_WAIT)
@@ -244,9 +244,123 @@ static const char *check_bytes(const nbo_sched_args_t *a, const nbo_sched_t *s)
     return err;
 }
 
+/* The extent of a buffer the arguments describe: the furthest block end. */
+static size_t span(int P, const size_t *bytes, const size_t *displ)
+{
+    size_t n = 0;
+    for (int p = 0; p < P; p++)
+        if (bytes[p] && displ[p] + bytes[p] > n)
+            n = displ[p] + bytes[p];
+    return n;
+}
+
+/* The new collectives: every task stays inside its buffers (the input
+ * blocks of a reduce-scatter in place are in the receive buffer), nothing
+ * writes the send buffer, PACK/UNPACK name a block of the right size, and
+ * REDUCE covers whole elements at element offsets. */
+static const char *check_coll_bytes(const nbo_sched_args_t *a, const nbo_sched_t *s)
+{
+    const int P = a->size;
+    size_t len[NBO_BUF_COUNT] = {span(P, a->sbytes, a->sdispl), span(P, a->rbytes, a->rdispl),
+                                 s->tmp_bytes};
+    if (a->in_place) {
+        if (len[NBO_BUF_SEND] > len[NBO_BUF_RECV])
+            len[NBO_BUF_RECV] = len[NBO_BUF_SEND];
+        len[NBO_BUF_SEND] = 0;
+    }
+    for (int i = 0; i < s->ntasks; i++) {
+        const nbo_task_t *t = &s->tasks[i];
+        int wbuf = -1, rbuf = -1;
+        size_t woff = 0, roff = 0;
+        switch (t->kind) {
+        case NBO_TASK_RECV: wbuf = t->buf; woff = t->off; break;
+        case NBO_TASK_SEND: rbuf = t->buf; roff = t->off; break;
+        case NBO_TASK_COPY:
+        case NBO_TASK_REDUCE:
+            wbuf = t->buf; woff = t->off; rbuf = t->src_buf; roff = t->src_off;
+            if (t->kind == NBO_TASK_REDUCE &&
+                (!a->elem || t->len % a->elem || t->off % a->elem || t->src_off % a->elem))
+                return fail("task %d: REDUCE [%zu..+%zu] <- [%zu] is not whole %zu-byte elements",
+                            i, t->off, t->len, t->src_off, a->elem);
+            break;
+        case NBO_TASK_PACK:
+            wbuf = t->buf; woff = t->off;
+            if (t->peer < 0 || t->peer >= P ||
+                t->len != (a->in_place ? a->rbytes[t->peer] : a->sbytes[t->peer]))
+                return fail("task %d: PACK of block %d with %zu bytes", i, t->peer, t->len);
+            break;
+        case NBO_TASK_UNPACK:
+            rbuf = t->src_buf; roff = t->src_off;
+            if (t->peer < 0 || t->peer >= P || t->len != a->rbytes[t->peer])
+                return fail("task %d: UNPACK of block %d with %zu bytes", i, t->peer, t->len);
+            break;
+        default: continue;
+        }
+        if (rbuf >= 0 && (rbuf >= NBO_BUF_COUNT || roff + t->len > len[rbuf]))
+            return fail("task %d (%s) reads buf %d [%zu..+%zu] beyond %zu", i,
+                        nbo_task_kind_name(t->kind), rbuf, roff, t->len,
+                        rbuf < NBO_BUF_COUNT ? len[rbuf] : 0);
+        if (wbuf == NBO_BUF_SEND)
+            return fail("task %d (%s) writes the send buffer", i, nbo_task_kind_name(t->kind));
+        if (wbuf >= 0 && (wbuf >= NBO_BUF_COUNT || woff + t->len > len[wbuf]))
+            return fail("task %d (%s) writes buf %d [%zu..+%zu] beyond %zu", i,
+                        nbo_task_kind_name(t->kind), wbuf, woff, t->len,
+                        wbuf < NBO_BUF_COUNT ? len[wbuf] : 0);
+    }
+    return NULL;
+}
+
+/* Bcast: nothing writes the root's buffer (its input). */
+static const char *check_root_untouched(const nbo_sched_args_t *a, const nbo_sched_t *s)
+{
+    if (a->coll != NBO_COLL_BCAST || a->rank != a->root)
+        return NULL;
+    for (int i = 0; i < s->ntasks; i++) {
+        const nbo_task_t *t = &s->tasks[i];
+        int writes = t->kind == NBO_TASK_UNPACK ||
+                     ((t->kind == NBO_TASK_RECV || t->kind == NBO_TASK_COPY ||
+                       t->kind == NBO_TASK_REDUCE) && t->buf == NBO_BUF_RECV);
+        if (writes)
+            return fail("task %d (%s) writes the root's buffer", i, nbo_task_kind_name(t->kind));
+    }
+    return NULL;
+}
+
+/* Sends in flight never exceed the window (receives may come anywhere). */
+static const char *check_window(const nbo_sched_args_t *a, const nbo_sched_t *s)
+{
+    int busy = 0;
+    for (int i = 0; i < s->ntasks; i++) {
+        const nbo_task_t *t = &s->tasks[i];
+        if (t->kind == NBO_TASK_SEND)
+            busy++;
+        if (busy > a->window)
+            return fail("%d sends in flight at task %d, window is %d", busy, i, a->window);
+        if (t->kind == NBO_TASK_WAIT)
+            for (int j = 0; j < i; j++)
+                if (s->tasks[j].kind == NBO_TASK_SEND && s->tasks[j].wait == i)
+                    busy--;
+    }
+    return NULL;
+}
+
 const char *sched_check(const nbo_sched_args_t *a, const nbo_sched_t *s)
 {
     const char *err;
+    if (a->coll != NBO_COLL_ALLTOALL && a->coll != NBO_COLL_ALLTOALLV) {
+        if (s->algorithm != nbo_sched_choose(a))
+            return fail("algorithm %s, nbo_sched_choose says %s", nbo_algorithm_name(s->algorithm),
+                        nbo_algorithm_name(nbo_sched_choose(a)));
+        if ((err = check_waits(s)) || (err = check_window(a, s)))
+            return err;
+        for (int i = 0; i < s->ntasks; i++) {
+            const nbo_task_t *t = &s->tasks[i];
+            if ((t->kind == NBO_TASK_SEND || t->kind == NBO_TASK_RECV) &&
+                (t->peer < 0 || t->peer >= a->size || t->peer == a->rank))
+                return fail("task %d: %s with peer %d", i, nbo_task_kind_name(t->kind), t->peer);
+        }
+        return (err = check_coll_bytes(a, s)) ? err : check_root_untouched(a, s);
+    }
     if (s->algorithm != nbo_sched_choose(a))
         return fail("algorithm %s, nbo_sched_choose says %s", nbo_algorithm_name(s->algorithm),
                     nbo_algorithm_name(nbo_sched_choose(a)));

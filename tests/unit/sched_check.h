@@ -19,6 +19,10 @@
  *   - every byte of every receive block is written exactly once (the own
  *     block in place: at most once), nothing outside them is written, the
  *     send buffer is only read, inside its blocks, scratch stays in bounds. */
+/* The issue 35 collectives (coll past ALLTOALL): the WAIT rules, the window
+ * bound (receives may come anywhere), peers in range, every task inside its
+ * buffers, the send buffer never written, PACK/UNPACK blocks of the right
+ * size, REDUCE on whole elements, a bcast root's buffer never written.  What they compute the simulator checks. */
 const char *sched_check(const nbo_sched_args_t *a, const nbo_sched_t *s);
 
 #endif

@@ -9,27 +9,19 @@
 
 static char msg[768];
 
-typedef struct rank_state {
-    nbo_sched_args_t a;
-    nbo_sched_t      s;
-    unsigned char   *buf[NBO_BUF_COUNT];
-    size_t           len[NBO_BUF_COUNT];
-    int              cursor;
-    int32_t         *pending; /* per WAIT: tasks not yet complete */
-    char            *done;    /* per SEND/RECV: matched */
-} rank_state_t;
+typedef sim_rank_t rank_state_t;
 
 typedef struct sim {
-    const sched_case_t *c;
+    const sim_call_t   *c;
     rank_state_t       *rk;
     int                *next_send; /* [s*P+d]: scan position for s -> d */
     int                *next_recv; /* [d*P+s]: scan position at d from s */
 } sim_t;
 
-static const char *fail(const sched_case_t *c, int r, const char *fmt, ...)
+static const char *fail(const sim_call_t *c, int r, const char *fmt, ...)
 {
-    char name[200];
-    sched_case_name(c, r, name, sizeof(name));
+    char name[240];
+    c->name(c->ctx, r, name, sizeof(name));
     int n = snprintf(msg, sizeof(msg), "%s: ", name);
     va_list ap;
     va_start(ap, fmt);
@@ -76,11 +68,40 @@ static const char *check_range(const sim_t *m, int r, int i, int buf, size_t off
 }
 
 /* Source of block p on the send side: the user's send block, or in place
- * the receive buffer's block. */
-static void send_block(const rank_state_t *x, int p, int *buf, size_t *off)
+ * the receive buffer's block (the executor packs with the receive map). */
+static void send_block(const rank_state_t *x, int p, int *buf, size_t *off, size_t *len)
 {
     *buf = x->a.in_place ? NBO_BUF_RECV : NBO_BUF_SEND;
-    *off = x->a.sdispl[p];
+    *off = x->a.in_place ? x->a.rdispl[p] : x->a.sdispl[p];
+    *len = x->a.in_place ? x->a.rbytes[p] : x->a.sbytes[p];
+}
+
+/* The modelled operations on 8-byte elements.  Commutative: uint64 add.
+ * Not commutative: affine maps x -> a*x + b (a, b uint32, the pair's first
+ * and second half), L op R = "L, then R": (aL*aR, aR*bL + bR) mod 2^32. */
+static void reduce_elems(unsigned char *dst, const unsigned char *src, size_t len, int commutative)
+{
+    for (size_t i = 0; i < len; i += 8) {
+        if (commutative) {
+            uint64_t d, l;
+            memcpy(&d, dst + i, 8);
+            memcpy(&l, src + i, 8);
+            d += l;
+            memcpy(dst + i, &d, 8);
+        } else {
+            uint32_t l[2], rr[2], o[2];
+            memcpy(l, src + i, 8);
+            memcpy(rr, dst + i, 8);
+            o[0] = l[0] * rr[0];
+            o[1] = rr[0] * l[1] + rr[1];
+            memcpy(dst + i, o, 8);
+        }
+    }
+}
+
+void sched_sim_op(unsigned char *dst, const unsigned char *src, size_t len, int commutative)
+{
+    reduce_elems(dst, src, len, commutative);
 }
 
 /* Run one task of rank r.  1: done, cursor moved; 0: blocked on a WAIT;
@@ -117,16 +138,26 @@ static int step(sim_t *m, int r, const char **err)
         x->cursor++;
         return 1;
     case NBO_TASK_COPY:
+    case NBO_TASK_REDUCE:
         sbuf = t->src_buf; soff = t->src_off; dbuf = t->buf; doff = t->off;
+        if (t->kind == NBO_TASK_REDUCE &&
+            (x->a.elem != 8 || t->len % 8 || t->off % 8 || t->src_off % 8)) {
+            *err = fail(m->c, r, "REDUCE %d: [%zu..+%zu] <- [%zu], elem %zu: not whole 8-byte "
+                        "elements", i, t->off, t->len, t->src_off, x->a.elem);
+            return 0;
+        }
         break;
-    case NBO_TASK_PACK:
-        if (t->peer < 0 || t->peer >= x->a.size || t->len != x->a.sbytes[t->peer]) {
+    case NBO_TASK_PACK: {
+        size_t blen = 0;
+        if (t->peer >= 0 && t->peer < x->a.size)
+            send_block(x, t->peer, &sbuf, &soff, &blen);
+        if (t->peer < 0 || t->peer >= x->a.size || t->len != blen) {
             *err = fail(m->c, r, "PACK %d: block %d, %zu bytes", i, t->peer, t->len);
             return 0;
         }
-        send_block(x, t->peer, &sbuf, &soff);
         dbuf = t->buf; doff = t->off;
         break;
+    }
     case NBO_TASK_UNPACK:
         if (t->peer < 0 || t->peer >= x->a.size || t->len != x->a.rbytes[t->peer]) {
             *err = fail(m->c, r, "UNPACK %d: block %d, %zu bytes", i, t->peer, t->len);
@@ -151,7 +182,14 @@ static int step(sim_t *m, int r, const char **err)
                     nbo_task_kind_name(t->kind), i, h);
         return 0;
     }
-    memmove(x->buf[dbuf] + doff, x->buf[sbuf] + soff, t->len);
+    if (t->kind == NBO_TASK_REDUCE) {
+        if (overlap(soff, t->len, doff, t->len) && sbuf == dbuf) {
+            *err = fail(m->c, r, "REDUCE %d: operands overlap", i);
+            return 0;
+        }
+        reduce_elems(x->buf[dbuf] + doff, x->buf[sbuf] + soff, t->len, x->a.commutative);
+    } else
+        memmove(x->buf[dbuf] + doff, x->buf[sbuf] + soff, t->len);
     x->cursor++;
     return 1;
 }
@@ -197,22 +235,19 @@ static int match(sim_t *m, const char **err)
     return made;
 }
 
+/* Compile every rank's list and give it scratch (0x5A) and WAIT counters. */
 static const char *setup(sim_t *m)
 {
-    const sched_case_t *c = m->c;
-    const int P = c->P;
-    for (int r = 0; r < P; r++) {
+    for (int r = 0; r < m->c->P; r++) {
         rank_state_t *x = &m->rk[r];
-        x->a = sched_case_args(c, r);
         int rc = nbo_sched_compile(&x->a, &x->s);
         if (rc != NBO_SUCCESS)
-            return fail(c, r, "compile failed: %s", nbo_strerror(rc));
-        x->len[NBO_BUF_SEND] = c->in_place ? 0 : c->sspan[r];
-        x->len[NBO_BUF_RECV] = c->rspan[r];
+            return fail(m->c, r, "compile failed: %s", nbo_strerror(rc));
         x->len[NBO_BUF_TMP] = x->s.tmp_bytes;
-        for (int b = 0; b < NBO_BUF_COUNT; b++)
-            if (x->len[b] && !(x->buf[b] = malloc(x->len[b])))
-                return "out of memory";
+        if (x->s.tmp_bytes && !(x->buf[NBO_BUF_TMP] = malloc(x->s.tmp_bytes)))
+            return "out of memory";
+        if (x->buf[NBO_BUF_TMP])
+            memset(x->buf[NBO_BUF_TMP], 0x5A, x->len[NBO_BUF_TMP]);
         x->pending = calloc((size_t)x->s.ntasks + 1, sizeof(int32_t));
         x->done = calloc((size_t)x->s.ntasks + 1, 1);
         if (!x->pending || !x->done)
@@ -220,35 +255,104 @@ static const char *setup(sim_t *m)
         for (int i = 0; i < x->s.ntasks; i++)
             if (x->s.tasks[i].kind == NBO_TASK_WAIT)
                 x->pending[i] = x->s.tasks[i].wait;
-        if (x->buf[NBO_BUF_TMP])
-            memset(x->buf[NBO_BUF_TMP], 0x5A, x->len[NBO_BUF_TMP]);
-        /* Outgoing blocks, in the send buffer or (in place) the receive
-         * buffer; every other byte is GAP. */
+    }
+    return NULL;
+}
+
+/* Every rank ran to the end and every SEND/RECV matched. */
+static const char *all_done(const sim_t *m)
+{
+    for (int r = 0; r < m->c->P; r++) {
+        const rank_state_t *x = &m->rk[r];
+        if (x->cursor != x->s.ntasks)
+            return fail(m->c, r, "stopped at task %d of %d", x->cursor, x->s.ntasks);
+        for (int i = 0; i < x->s.ntasks; i++) {
+            const nbo_task_t *t = &x->s.tasks[i];
+            if ((t->kind == NBO_TASK_SEND || t->kind == NBO_TASK_RECV) && !x->done[i])
+                return fail(m->c, r, "%s %d (peer %d) never matched", nbo_task_kind_name(t->kind),
+                            i, t->peer);
+        }
+    }
+    return NULL;
+}
+
+const char *sched_sim_run(const sim_call_t *c, sim_rank_t *rk)
+{
+    const int P = c->P;
+    sim_t m = {.c = c, .rk = rk};
+    m.next_send = calloc((size_t)P * P, sizeof(int));
+    m.next_recv = calloc((size_t)P * P, sizeof(int));
+    const char *err = (!m.next_send || !m.next_recv) ? "out of memory" : setup(&m);
+    while (!err) {
+        int moved = 0, finished = 1;
+        for (int r = 0; r < P && !err; r++) {
+            while (rk[r].cursor < rk[r].s.ntasks && step(&m, r, &err))
+                moved++;
+            if (rk[r].cursor < rk[r].s.ntasks)
+                finished = 0;
+        }
+        if (!err)
+            moved += match(&m, &err);
+        if (err || finished)
+            break;
+        if (!moved) {
+            for (int r = 0; r < P; r++)
+                if (rk[r].cursor < rk[r].s.ntasks) {
+                    err = fail(c, r, "deadlock: every rank blocked, this one at task %d (%s)",
+                               rk[r].cursor, nbo_task_kind_name(rk[r].s.tasks[rk[r].cursor].kind));
+                    break;
+                }
+        }
+    }
+    if (!err && match(&m, &err) > 0 && !err)
+        err = fail(c, 0, "messages matched after every rank finished");
+    if (!err)
+        err = all_done(&m);
+    free(m.next_send);
+    free(m.next_recv);
+    return err;
+}
+
+void sched_sim_free(sim_rank_t *rk, int P)
+{
+    for (int r = 0; rk && r < P; r++) {
+        nbo_sched_destroy(&rk[r].s);
+        for (int b = 0; b < NBO_BUF_COUNT; b++)
+            free(rk[r].buf[b]);
+        free(rk[r].pending);
+        free(rk[r].done);
+    }
+    free(rk);
+}
+
+/* The all-to-all case: every rank's outgoing blocks in the send buffer or
+ * (in place) the receive buffer; every other byte is GAP. */
+static const char *a2a_setup(const sched_case_t *c, sim_rank_t *rk)
+{
+    for (int r = 0; r < c->P; r++) {
+        sim_rank_t *x = &rk[r];
+        x->a = sched_case_args(c, r);
+        x->len[NBO_BUF_SEND] = c->in_place ? 0 : c->sspan[r];
+        x->len[NBO_BUF_RECV] = c->rspan[r];
+        for (int b = NBO_BUF_SEND; b <= NBO_BUF_RECV; b++)
+            if (x->len[b] && !(x->buf[b] = malloc(x->len[b])))
+                return "out of memory";
         memset(x->buf[NBO_BUF_RECV], GAP, x->len[NBO_BUF_RECV]);
         if (!c->in_place)
             memset(x->buf[NBO_BUF_SEND], GAP, x->len[NBO_BUF_SEND]);
         unsigned char *out = x->buf[c->in_place ? NBO_BUF_RECV : NBO_BUF_SEND];
-        for (int p = 0; p < P; p++)
+        for (int p = 0; p < c->P; p++)
             for (size_t i = 0; i < c->sb[r][p]; i++)
                 out[c->sdispl[r][p] + i] = pattern(r, p, i);
     }
     return NULL;
 }
 
-static const char *verify(const sim_t *m)
+static const char *verify(const sim_call_t *sc, const sched_case_t *c, const sim_rank_t *rk)
 {
-    const sched_case_t *c = m->c;
     const int P = c->P;
     for (int r = 0; r < P; r++) {
-        const rank_state_t *x = &m->rk[r];
-        if (x->cursor != x->s.ntasks)
-            return fail(c, r, "stopped at task %d of %d", x->cursor, x->s.ntasks);
-        for (int i = 0; i < x->s.ntasks; i++) {
-            const nbo_task_t *t = &x->s.tasks[i];
-            if ((t->kind == NBO_TASK_SEND || t->kind == NBO_TASK_RECV) && !x->done[i])
-                return fail(c, r, "%s %d (peer %d) never matched", nbo_task_kind_name(t->kind), i,
-                            t->peer);
-        }
+        const rank_state_t *x = &rk[r];
         /* Expected receive buffer: block from p at rdispl[p], GAP elsewhere. */
         unsigned char *want = malloc(c->rspan[r]);
         if (!want)
@@ -263,7 +367,7 @@ static const char *verify(const sim_t *m)
                 for (int p = 0; p < P; p++)
                     if (b >= c->rdispl[r][p] && b < c->rdispl[r][p] + c->rb[r][p])
                         blk = p;
-                const char *e = fail(c, r, "receive byte %zu (block from %d, -1 = gap) is 0x%02x, "
+                const char *e = fail(sc, r, "receive byte %zu (block from %d, -1 = gap) is 0x%02x, "
                                      "expected 0x%02x", b, blk, x->buf[NBO_BUF_RECV][b], want[b]);
                 free(want);
                 return e;
@@ -273,53 +377,25 @@ static const char *verify(const sim_t *m)
             for (int p = 0; p < P; p++)
                 for (size_t i = 0; i < c->sb[r][p]; i++)
                     if (x->buf[NBO_BUF_SEND][c->sdispl[r][p] + i] != pattern(r, p, i))
-                        return fail(c, r, "send block %d byte %zu was modified", p, i);
+                        return fail(sc, r, "send block %d byte %zu was modified", p, i);
     }
     return NULL;
 }
 
+static void a2a_name(const void *ctx, int r, char *buf, size_t len)
+{
+    sched_case_name(ctx, r, buf, len);
+}
+
 const char *sched_simulate(const sched_case_t *c)
 {
-    const int P = c->P;
-    sim_t m = {.c = c};
-    m.rk = calloc((size_t)P, sizeof(rank_state_t));
-    m.next_send = calloc((size_t)P * P, sizeof(int));
-    m.next_recv = calloc((size_t)P * P, sizeof(int));
-    const char *err = (!m.rk || !m.next_send || !m.next_recv) ? "out of memory" : setup(&m);
-    while (!err) {
-        int moved = 0, finished = 1;
-        for (int r = 0; r < P && !err; r++) {
-            while (m.rk[r].cursor < m.rk[r].s.ntasks && step(&m, r, &err))
-                moved++;
-            if (m.rk[r].cursor < m.rk[r].s.ntasks)
-                finished = 0;
-        }
-        if (!err)
-            moved += match(&m, &err);
-        if (err || finished)
-            break;
-        if (!moved) {
-            for (int r = 0; r < P; r++)
-                if (m.rk[r].cursor < m.rk[r].s.ntasks) {
-                    err = fail(c, r, "deadlock: every rank blocked, this one at task %d (%s)",
-                               m.rk[r].cursor, nbo_task_kind_name(m.rk[r].s.tasks[m.rk[r].cursor].kind));
-                    break;
-                }
-        }
-    }
-    if (!err && match(&m, &err) > 0 && !err)
-        err = fail(c, 0, "messages matched after every rank finished");
+    sim_call_t sc = {.P = c->P, .name = a2a_name, .ctx = c};
+    sim_rank_t *rk = calloc((size_t)c->P, sizeof(sim_rank_t));
+    const char *err = !rk ? "out of memory" : a2a_setup(c, rk);
     if (!err)
-        err = verify(&m);
-    for (int r = 0; m.rk && r < P; r++) {
-        nbo_sched_destroy(&m.rk[r].s);
-        for (int b = 0; b < NBO_BUF_COUNT; b++)
-            free(m.rk[r].buf[b]);
-        free(m.rk[r].pending);
-        free(m.rk[r].done);
-    }
-    free(m.rk);
-    free(m.next_send);
-    free(m.next_recv);
+        err = sched_sim_run(&sc, rk);
+    if (!err)
+        err = verify(&sc, c, rk);
+    sched_sim_free(rk, c->P);
     return err;
 }

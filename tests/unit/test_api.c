@@ -247,7 +247,8 @@ static void config_set(void **state)
     static const char *const vars[] = {"NBO_ENGINE", "NBO_PROGRESS", "NBO_ALGORITHM",
                                        "NBO_WINDOW", "NBO_BRUCK_MAX", "NBO_TIMEOUT",
                                        "NBO_PROGRESS_CPU", "NBO_SPIN_US", "NBO_PROGRESS_SCHED",
-                                       "NBO_CHECK", "NBO_CUDA_CHUNK"};
+                                       "NBO_CHECK", "NBO_CUDA_CHUNK", "NBO_ALLREDUCE_SMALL",
+                                       "NBO_ALLGATHER_SMALL", "NBO_BCAST_SMALL"};
     for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
         if (nbo_config_set(&d, vars[i], "not a value") != NBO_ERR_CONFIG)
             fail_msg("nbo_config_set does not know %s", vars[i]);

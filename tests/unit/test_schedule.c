@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "sched_case.h"
+#include "sched_coll.h"
 #include "sched_check.h"
 #include "sched_sim.h"
 
@@ -130,6 +131,233 @@ static void auto_threshold(void **state)
         }
 }
 
+/* ---- the issue 35 collectives ---- */
+
+static const int coll_windows[] = {1, 2, 64};
+
+static int pow2(int p) { return (p & (p - 1)) == 0; }
+
+/* What AUTO must pick (issue 35 rules, written out independently of the
+ * tables): latency-bound algorithms up to small_max bytes. */
+static nbo_algorithm_t auto_alg(const coll_case_t *c)
+{
+    const int P = c->P;
+    size_t total = 0;
+    for (int i = 0; i < P; i++)
+        total += c->rb[0][i];
+    switch (c->coll) {
+    case NBO_COLL_ALLGATHER:
+    case NBO_COLL_ALLGATHERV:
+        return total <= c->small_max ? (pow2(P) ? NBO_ALG_RECURSIVE_DOUBLING : NBO_ALG_BRUCK)
+                                     : NBO_ALG_RING;
+    case NBO_COLL_BCAST:
+        return c->bytes > c->small_max && P > 2 ? NBO_ALG_SCATTER_ALLGATHER : NBO_ALG_BINOMIAL;
+    case NBO_COLL_ALLREDUCE:
+        if (c->bytes <= c->small_max)
+            return NBO_ALG_RECURSIVE_DOUBLING;
+        if (!c->commutative)
+            return NBO_ALG_ORDERED;
+        return pow2(P) ? NBO_ALG_RABENSEIFNER : NBO_ALG_RING;
+    default:
+        return pow2(P) && c->commutative ? NBO_ALG_RECURSIVE_HALVING : NBO_ALG_PAIRWISE;
+    }
+}
+
+/* The algorithm asked for where the collective has it and it fits, else
+ * AUTO's. */
+static nbo_algorithm_t expected_alg(const coll_case_t *c)
+{
+    const nbo_algorithm_t q = c->algorithm;
+    int ok = 0;
+    switch (c->coll) {
+    case NBO_COLL_ALLGATHER:
+    case NBO_COLL_ALLGATHERV:
+        ok = q == NBO_ALG_RING || q == NBO_ALG_BRUCK ||
+             (q == NBO_ALG_RECURSIVE_DOUBLING && pow2(c->P));
+        break;
+    case NBO_COLL_BCAST:
+        ok = q == NBO_ALG_BINOMIAL || q == NBO_ALG_SCATTER_ALLGATHER;
+        break;
+    case NBO_COLL_ALLREDUCE:
+        ok = q == NBO_ALG_RECURSIVE_DOUBLING || q == NBO_ALG_ORDERED ||
+             ((q == NBO_ALG_RABENSEIFNER || q == NBO_ALG_RING) && c->commutative);
+        break;
+    default:
+        ok = q == NBO_ALG_PAIRWISE ||
+             (q == NBO_ALG_RECURSIVE_HALVING && pow2(c->P) && c->commutative);
+    }
+    return ok ? q : auto_alg(c);
+}
+
+/* One call: each rank's list checked, then all ranks simulated. */
+static void run_coll_case(coll_case_t *c)
+{
+    char name[300];
+    assert_int_equal(coll_case_build(c), 0);
+    for (int r = 0; r < c->P; r++) {
+        nbo_sched_args_t a = coll_case_args(c, r);
+        nbo_sched_t s;
+        int rc = nbo_sched_compile(&a, &s);
+        if (rc != NBO_SUCCESS)
+            fail_msg("%s: compile returned %s", coll_case_name(c, r, name, sizeof(name)),
+                     nbo_strerror(rc));
+        if (s.algorithm != expected_alg(c))
+            fail_msg("%s: compiled %s, expected %s", coll_case_name(c, r, name, sizeof(name)),
+                     nbo_algorithm_name(s.algorithm), nbo_algorithm_name(expected_alg(c)));
+        const char *err = sched_check(&a, &s);
+        if (err) {
+            fprintf(stderr, "task list of %s:\n", coll_case_name(c, r, name, sizeof(name)));
+            nbo_sched_print(&s, stderr);
+            nbo_sched_destroy(&s);
+            fail_msg("%s: %s", name, err);
+        }
+        nbo_sched_destroy(&s);
+    }
+    const char *err = coll_simulate(c);
+    if (err)
+        fail_msg("simulation: %s", err);
+    coll_case_free(c);
+}
+
+typedef struct coll_sweep {
+    nbo_coll_t             coll;
+    const nbo_algorithm_t *algs;   /* ended by -1 */
+    const size_t          *sizes;  /* ended by SIZE_MAX */
+    int                    layouts; /* 8: contiguity of both sides x in place; 2: in place
+                                       or not (bcast: contiguous or not) */
+    int                    reduction;
+} coll_sweep_t;
+
+/* P = 1..17, every algorithm asked for, windows, sizes, layouts, both
+ * kinds of op for reductions, three roots for bcast. */
+static int sweep(const coll_sweep_t *w)
+{
+    int n = 0;
+    for (int P = 1; P <= 17; P++)
+        for (const nbo_algorithm_t *alg = w->algs; (int)*alg >= 0; alg++)
+            for (int wi = 0; wi < 3; wi++)
+                for (const size_t *sz = w->sizes; *sz != SIZE_MAX; sz++)
+                    for (int f = 0; f < w->layouts; f++)
+                        for (int k = 0; k < (w->reduction ? 2 : 1); k++)
+                            for (int ro = 0; ro < (w->coll == NBO_COLL_BCAST ? 3 : 1); ro++) {
+                                int contig = w->layouts == 2;
+                                coll_case_t c = {
+                                    .coll = w->coll, .P = P, .bytes = *sz,
+                                    .root = ro == 0 ? 0 : ro == 1 ? P - 1 : P / 2,
+                                    .commutative = w->reduction ? k : 1,
+                                    .send_contig = contig || !(f & 1),
+                                    .recv_contig = contig || !(f & 2),
+                                    .in_place = w->layouts == 2 ? f & 1 : !!(f & 4),
+                                    .algorithm = *alg, .window = coll_windows[wi],
+                                    .small_max = 64,
+                                };
+                                if (w->coll == NBO_COLL_BCAST) /* in place always */
+                                    c.send_contig = c.recv_contig = !(f & 1);
+                                run_coll_case(&c);
+                                n++;
+                            }
+    return n;
+}
+
+#define END_ALGS ((nbo_algorithm_t)-1)
+
+static void allgather_all(void **state)
+{
+    (void)state;
+    static const nbo_algorithm_t algs[] = {NBO_ALG_AUTO, NBO_ALG_RING, NBO_ALG_RECURSIVE_DOUBLING,
+                                           NBO_ALG_BRUCK, NBO_ALG_PAIRWISE, END_ALGS};
+    static const size_t sizes[] = {0, 1, 5, 24, 70, SIZE_MAX};
+    coll_sweep_t w = {NBO_COLL_ALLGATHER, algs, sizes, 8, 0};
+    print_message("%d cases\n", sweep(&w));
+}
+
+static void allgatherv_all(void **state)
+{
+    (void)state;
+    static const nbo_algorithm_t algs[] = {NBO_ALG_AUTO, NBO_ALG_RING, NBO_ALG_RECURSIVE_DOUBLING,
+                                           NBO_ALG_BRUCK, END_ALGS};
+    static const size_t sizes[] = {0, 7, 30, SIZE_MAX};
+    coll_sweep_t w = {NBO_COLL_ALLGATHERV, algs, sizes, 8, 0};
+    print_message("%d cases\n", sweep(&w));
+}
+
+static void bcast_all(void **state)
+{
+    (void)state;
+    static const nbo_algorithm_t algs[] = {NBO_ALG_AUTO, NBO_ALG_BINOMIAL,
+                                           NBO_ALG_SCATTER_ALLGATHER, NBO_ALG_RING, END_ALGS};
+    static const size_t sizes[] = {0, 1, 13, 100, SIZE_MAX};
+    coll_sweep_t w = {NBO_COLL_BCAST, algs, sizes, 2, 0}; /* contiguous or not */
+    print_message("%d cases\n", sweep(&w));
+}
+
+/* Sizes in whole 8-byte elements, most not divisible by P elements. */
+static void allreduce_all(void **state)
+{
+    (void)state;
+    static const nbo_algorithm_t algs[] = {NBO_ALG_AUTO, NBO_ALG_RECURSIVE_DOUBLING,
+                                           NBO_ALG_RABENSEIFNER, NBO_ALG_RING, NBO_ALG_ORDERED,
+                                           END_ALGS};
+    static const size_t sizes[] = {0, 8, 40, 296, SIZE_MAX};
+    coll_sweep_t w = {NBO_COLL_ALLREDUCE, algs, sizes, 2, 1};
+    print_message("%d cases\n", sweep(&w));
+}
+
+static void reduce_scatter_block_all(void **state)
+{
+    (void)state;
+    static const nbo_algorithm_t algs[] = {NBO_ALG_AUTO, NBO_ALG_PAIRWISE,
+                                           NBO_ALG_RECURSIVE_HALVING, END_ALGS};
+    static const size_t sizes[] = {0, 8, 24, SIZE_MAX};
+    coll_sweep_t w = {NBO_COLL_REDUCE_SCATTER_BLOCK, algs, sizes, 2, 1};
+    print_message("%d cases\n", sweep(&w));
+}
+
+/* Malformed reductions (no element size, a vector of part elements) and
+ * totals past size_t are refused, leaving the schedule empty. */
+static void coll_bad_args(void **state)
+{
+    (void)state;
+    coll_case_t c = {.coll = NBO_COLL_ALLREDUCE, .P = 3, .bytes = 12, .commutative = 1,
+                     .send_contig = 1, .recv_contig = 1, .window = 2, .small_max = 64};
+    assert_int_equal(coll_case_build(&c), 0);
+    nbo_sched_args_t a = coll_case_args(&c, 1);
+    nbo_sched_t s;
+    for (int alg = 0; alg < 3; alg++) {
+        a.algorithm = alg == 0 ? NBO_ALG_RECURSIVE_DOUBLING : alg == 1 ? NBO_ALG_RING
+                                                                        : NBO_ALG_RABENSEIFNER;
+        assert_int_equal(nbo_sched_compile(&a, &s), NBO_ERR_ARG); /* 12 bytes, elem 8 */
+        assert_null(s.tasks);
+    }
+    coll_case_free(&c);
+    c = (coll_case_t){.coll = NBO_COLL_REDUCE_SCATTER_BLOCK, .P = 4, .bytes = 8, .commutative = 1,
+                      .send_contig = 1, .recv_contig = 1, .window = 2};
+    assert_int_equal(coll_case_build(&c), 0);
+    a = coll_case_args(&c, 0);
+    a.elem = 0;
+    assert_int_equal(nbo_sched_compile(&a, &s), NBO_ERR_ARG);
+    coll_case_free(&c);
+    c = (coll_case_t){.coll = NBO_COLL_ALLGATHER, .P = 3, .bytes = SIZE_MAX / 2,
+                      .send_contig = 1, .recv_contig = 1, .window = 2};
+    assert_int_equal(coll_case_build(&c), 0);
+    a = coll_case_args(&c, 0);
+    for (int alg = 0; alg < 2; alg++) {
+        a.algorithm = alg ? NBO_ALG_BRUCK : NBO_ALG_RING;
+        assert_int_equal(nbo_sched_compile(&a, &s), NBO_ERR_OVERFLOW);
+    }
+    coll_case_free(&c);
+    c = (coll_case_t){.coll = NBO_COLL_BCAST, .P = 3, .bytes = 8, .send_contig = 1,
+                      .recv_contig = 1, .window = 2};
+    assert_int_equal(coll_case_build(&c), 0);
+    a = coll_case_args(&c, 0);
+    for (int alg = 0; alg < 2; alg++) {
+        a.algorithm = alg ? NBO_ALG_BINOMIAL : NBO_ALG_SCATTER_ALLGATHER;
+        a.root = alg ? 3 : -1;
+        assert_int_equal(nbo_sched_compile(&a, &s), NBO_ERR_ROOT);
+    }
+    coll_case_free(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -138,6 +366,12 @@ int main(void)
         cmocka_unit_test(bruck_uniform),
         cmocka_unit_test(bruck_irregular_falls_back),
         cmocka_unit_test(auto_threshold),
+        cmocka_unit_test(allgather_all),
+        cmocka_unit_test(allgatherv_all),
+        cmocka_unit_test(bcast_all),
+        cmocka_unit_test(allreduce_all),
+        cmocka_unit_test(reduce_scatter_block_all),
+        cmocka_unit_test(coll_bad_args),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,273 @@
+/*
+ * reduce.c - allreduce and reduce-scatter-block: the entry points, and the
+ * description of a reduction for the shared path of coll.c.
+ *
+ * The task list addresses whole elements of extent bytes.  A contiguous
+ * type runs on the user's buffers.  Any other (MPI_DOUBLE_INT, a derived
+ * type with a user op) runs on contiguous scratch laid out as the type:
+ * its data is copied in at each start and back at the end (MPI_Pack and
+ * MPI_Unpack, so the holes of the user's buffers are never touched), and
+ * MPI_Reduce_local applies the op to the scratch as it would to the
+ * user's buffer.
+ */
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/mpi_compat.h"
+#include "core.h"
+
+void nbo_reduce_free(nbo_reduce_t *red)
+{
+    if (!red)
+        return;
+    if (red->owned != MPI_DATATYPE_NULL)
+        MPI_Type_free(&red->owned);
+    free(red->in);
+    free(red->out);
+    free(red->packed);
+    free(red);
+}
+
+/* Is op defined on type?  MPI's own answer, without a table of ours:
+ * MPI_Allreduce of one element on a communicator of one, whose errors
+ * return.  (MPI_Reduce_local is no judge: MPICH 4.0 asserts and aborts on
+ * some pairs, MPI_LAND on MPI_DOUBLE for one.)  A user op is not called:
+ * with one rank the result is a copy. */
+static int op_valid(struct nbo_comm *c, MPI_Op op, const nbo_dtype_t *dt)
+{
+    size_t n = dt->true_extent > 0 ? (size_t)dt->true_extent : 1;
+    char *a = calloc(1, n), *b = calloc(1, n);
+    int rc = NBO_ERR_NOMEM;
+    if (a && b)
+        rc = MPI_Allreduce(a - dt->true_lb, b - dt->true_lb, 1, dt->type, op, c->self) ==
+                     MPI_SUCCESS
+                 ? NBO_SUCCESS
+                 : NBO_ERR_OP;
+    free(a);
+    free(b);
+    return rc;
+}
+
+/* A side of n elements of elem bytes at buf, as one block at index `at`
+ * (uniform: P blocks of n each), for the memory type and the buffer
+ * lengths.  elem_type: elem bytes, contiguous. */
+static int elem_map(nbo_block_map_t *m, int P, void *buf, int at, int n, int uniform,
+                    MPI_Datatype elem_type, MPI_Comm comm)
+{
+    if (uniform)
+        return nbo_block_map_init(m, P, buf, NULL, n, NULL, elem_type, comm);
+    int *counts = calloc((size_t)P, sizeof(int)), *displs = calloc((size_t)P, sizeof(int));
+    int rc = NBO_ERR_NOMEM;
+    if (counts && displs) {
+        counts[at] = n;
+        rc = nbo_block_map_init(m, P, buf, counts, -1, displs, elem_type, comm);
+    }
+    free(counts);
+    free(displs);
+    return rc;
+}
+
+int nbo_reduce_prepare(const nbo_coll_call_t *k, struct nbo_comm *c, nbo_reduce_t **out,
+                       nbo_block_map_t *smap, nbo_block_map_t *rmap, size_t *bytes)
+{
+    const int P = c->size, allreduce = k->coll == NBO_COLL_ALLREDUCE;
+    const int ip = k->sendbuf == MPI_IN_PLACE;
+    *out = NULL;
+    memset(smap, 0, sizeof(*smap));
+    smap->owned = MPI_DATATYPE_NULL;
+    memset(rmap, 0, sizeof(*rmap));
+    rmap->owned = MPI_DATATYPE_NULL;
+    nbo_dtype_t dt;
+    int rc = nbo_dtype_query(k->rtype, c->comm, &dt);
+    if (rc != NBO_SUCCESS)
+        return rc;
+    if ((rc = op_valid(c, k->op, &dt)) != NBO_SUCCESS)
+        return rc;
+    int commutative = 1;
+    if (MPI_Op_commutative(k->op, &commutative) != MPI_SUCCESS)
+        return NBO_ERR_OP;
+
+    /* Elements in (all blocks) and out (the result), per rank. */
+    const int count = dt.size ? k->rcount : 0; /* a type of no data moves nothing */
+    const int64_t n_in = allreduce ? count : (int64_t)P * count;
+    const int64_t n_out = count;
+    if (dt.extent <= 0 && count > 0)
+        return NBO_ERR_DATATYPE;
+    const size_t elem = dt.extent > 0 ? (size_t)dt.extent : 1;
+    if (elem > INT_MAX || (uint64_t)n_in > SIZE_MAX / 4 / elem || n_in > INT_MAX)
+        return NBO_ERR_OVERFLOW;
+    if ((!ip && n_in > 0 && !k->sendbuf) || (n_out > 0 && !k->recvbuf))
+        return NBO_ERR_BUFFER;
+    /* Whole elements must be whole segments: each element's data within
+     * its extent. */
+    const int staged = !(dt.contig && dt.true_lb == 0);
+    if (staged && count > 0 && dt.true_extent > dt.extent)
+        return NBO_ERR_DATATYPE;
+    /* The bytes each buffer's elements touch, for the aliasing check. */
+    if (!ip && n_in > 0 && n_out > 0) {
+        const char *s = (const char *)k->sendbuf + dt.true_lb, *r = (char *)k->recvbuf + dt.true_lb;
+        const char *s_end = s + (n_in - 1) * dt.extent + dt.true_extent;
+        const char *r_end = r + (n_out - 1) * dt.extent + dt.true_extent;
+        if (s < r_end && r < s_end)
+            return NBO_ERR_OVERLAP;
+    }
+
+    nbo_reduce_t *red = calloc(1, sizeof(*red));
+    if (!red)
+        return NBO_ERR_NOMEM;
+    red->owned = MPI_DATATYPE_NULL;
+    red->type = k->rtype;
+    red->op = k->op;
+    red->commutative = commutative;
+    red->elem = elem;
+    red->staged = staged;
+    int ni, nc, na, combiner;
+    /* A derived type may be freed by the user while we reduce: keep our
+     * own.  Not a predefined one: predefined ops refuse derived types. */
+    if (MPI_Type_get_envelope(k->rtype, &ni, &nc, &na, &combiner) != MPI_SUCCESS) {
+        nbo_reduce_free(red);
+        return NBO_ERR_DATATYPE;
+    }
+    if (combiner != MPI_COMBINER_NAMED) {
+        if (MPI_Type_dup(k->rtype, &red->owned) != MPI_SUCCESS) {
+            nbo_reduce_free(red);
+            return NBO_ERR_MPI;
+        }
+        red->type = red->owned;
+    }
+    void *in_buf = ip ? NULL : (void *)k->sendbuf, *out_buf = k->recvbuf;
+    if (staged) {
+        red->shift = dt.true_lb;
+        red->user_in = ip ? k->recvbuf : k->sendbuf;
+        red->user_out = k->recvbuf;
+        red->n_in = (int)n_in;
+        red->n_out = (int)n_out;
+        red->packed_len = (size_t)n_in * dt.size;
+        red->in = ip ? NULL : malloc((size_t)n_in * elem + 1);
+        red->out = malloc((size_t)(ip ? n_in : n_out) * elem + 1);
+        red->packed = malloc(red->packed_len + 1);
+        if ((!ip && !red->in) || !red->out || !red->packed) {
+            nbo_reduce_free(red);
+            return NBO_ERR_NOMEM;
+        }
+        in_buf = red->in;
+        out_buf = red->out;
+    }
+
+    /* The buffers the tasks address, in whole elements of elem bytes. */
+    MPI_Datatype et;
+    if (MPI_Type_contiguous((int)elem, MPI_BYTE, &et) != MPI_SUCCESS ||
+        MPI_Type_commit(&et) != MPI_SUCCESS) {
+        nbo_reduce_free(red);
+        return NBO_ERR_MPI;
+    }
+    if (allreduce) {
+        rc = elem_map(rmap, P, out_buf, 0, (int)n_out, 0, et, c->comm);
+        if (rc == NBO_SUCCESS && !ip)
+            rc = elem_map(smap, P, in_buf, 0, (int)n_in, 0, et, c->comm);
+    } else {
+        /* In place the receive buffer holds every block of the input. */
+        rc = elem_map(rmap, P, out_buf, c->rank, count, ip, et, c->comm);
+        if (rc == NBO_SUCCESS && !ip)
+            rc = elem_map(smap, P, in_buf, 0, count, 1, et, c->comm);
+    }
+    MPI_Type_free(&et); /* a contiguous map never uses its type again */
+    if (rc != NBO_SUCCESS) {
+        nbo_block_map_free(smap);
+        nbo_block_map_free(rmap);
+        nbo_reduce_free(red);
+        return rc;
+    }
+
+    /* The compiler's arrays (schedule.h): sbytes, sdispl, rbytes, rdispl. */
+    size_t *sb = bytes, *sd = bytes + P, *rb = bytes + 2 * P, *rd = bytes + 3 * P;
+    memset(bytes, 0, 4 * (size_t)P * sizeof(size_t));
+    if (allreduce) {
+        sb[0] = rb[0] = (size_t)count * elem;
+    } else {
+        for (int p = 0; p < P; p++) {
+            sb[p] = (size_t)count * elem;
+            sd[p] = (size_t)p * count * elem;
+        }
+        rb[c->rank] = (size_t)count * elem;
+    }
+    (void)rd;
+    *out = red;
+    return NBO_SUCCESS;
+}
+
+/* Copy n elements of type from src to dst through the packed buffer: the
+ * data only, never the holes. */
+static int typed_copy(nbo_reduce_t *red, const void *src, void *dst, int n, MPI_Comm comm)
+{
+    if (n == 0)
+        return NBO_SUCCESS;
+    MPI_Count pos = 0, upos = 0;
+    if (nbo_mpi_pack(src, n, red->type, red->packed, (MPI_Count)red->packed_len, &pos, comm) !=
+            MPI_SUCCESS ||
+        nbo_mpi_unpack(red->packed, pos, &upos, dst, n, red->type, comm) != MPI_SUCCESS)
+        return NBO_ERR_MPI;
+    return NBO_SUCCESS;
+}
+
+int nbo_reduce_stage_in(nbo_reduce_t *red, MPI_Comm comm)
+{
+    if (!red || !red->staged)
+        return NBO_SUCCESS;
+    char *to = (char *)(red->in ? red->in : red->out) - red->shift;
+    return typed_copy(red, red->user_in, to, red->n_in, comm);
+}
+
+int nbo_reduce_stage_out(nbo_reduce_t *red, MPI_Comm comm)
+{
+    if (!red || !red->staged)
+        return NBO_SUCCESS;
+    return typed_copy(red, (char *)red->out - red->shift, red->user_out, red->n_out, comm);
+}
+
+/* ------------------------------------------------------------ entry points */
+
+static nbo_coll_call_t reduction(nbo_coll_t coll, const void *sendbuf, void *recvbuf, int count,
+                                 MPI_Datatype datatype, MPI_Op op, int persistent)
+{
+    nbo_coll_call_t k = {.coll = coll, .persistent = persistent, .sendbuf = sendbuf,
+                         .scount = count, .stype = datatype, .recvbuf = recvbuf,
+                         .rcount = count, .rtype = datatype, .op = op};
+    return k;
+}
+
+int nbo_iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                   MPI_Op op, nbo_comm_t comm, nbo_request_t *req)
+{
+    nbo_coll_call_t k =
+        reduction(NBO_COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, 0);
+    return nbo_coll_start(&k, comm, req);
+}
+
+int nbo_allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                       MPI_Op op, nbo_comm_t comm, nbo_request_t *req)
+{
+    nbo_coll_call_t k =
+        reduction(NBO_COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, 1);
+    return nbo_coll_start(&k, comm, req);
+}
+
+int nbo_ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                              MPI_Datatype datatype, MPI_Op op, nbo_comm_t comm,
+                              nbo_request_t *req)
+{
+    nbo_coll_call_t k = reduction(NBO_COLL_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount,
+                                  datatype, op, 0);
+    return nbo_coll_start(&k, comm, req);
+}
+
+int nbo_reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
+                                  MPI_Datatype datatype, MPI_Op op, nbo_comm_t comm,
+                                  nbo_request_t *req)
+{
+    nbo_coll_call_t k = reduction(NBO_COLL_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount,
+                                  datatype, op, 1);
+    return nbo_coll_start(&k, comm, req);
+}
