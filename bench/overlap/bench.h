@@ -1,8 +1,9 @@
 /*
  * bench.h - shared types of the overlap benchmark (nbo_overlap).
  *
- * One "method" is one way of doing an all-to-all: MPI_Alltoall, MPICH's
- * MPI_Ialltoall, or libnbo with one engine and progress mode.  For each
+ * One "method" is one way of doing the collective that -C names (all-to-all
+ * by default): MPI's blocking call (MPI_Alltoall), MPI's non-blocking one
+ * (MPI_Ialltoall), or libnbo's with one engine and progress mode.  For each
  * method and message size the benchmark fills one result row.
  */
 #ifndef NBO_BENCH_H
@@ -20,8 +21,17 @@
 
 /* ------------------------------------------------------------- options */
 
+typedef enum {             /* -C: the collective every method row runs   */
+    COLL_ALLTOALL,         /* -S: bytes per peer                         */
+    COLL_ALLREDUCE,        /* -S: the vector's bytes, MPI_DOUBLE, MPI_SUM */
+    COLL_ALLGATHER,        /* -S: the block per rank                     */
+    COLL_BCAST,            /* -S: the message, root 0                    */
+    COLL_N
+} coll_t;
+
 typedef struct options {
-    size_t min_size, max_size;  /* bytes per peer, powers of two between */
+    coll_t coll;                /* -C                                    */
+    size_t min_size, max_size;  /* -S/-m unit (coll_t), powers of two between */
     size_t sizes[BENCH_MAX_SIZES];           /* the sizes to run, from -m or -S      */
     int nsizes;
     int iters_small, iters_large; /* timed iterations (OSU: 1000 / 100)  */
@@ -32,9 +42,9 @@ typedef struct options {
     int windows[BENCH_MAX_WINDOWS]; /* -W: window sweep (nbo only)       */
     int nwindows;
     int persistent;             /* -p: nbo_alltoall_init + nbo_start     */
-    int ceiling;                /* socket ceiling row (default on)       */
-    int blocking;               /* MPI_Alltoall row (default on)         */
-    int mpi_nb;                 /* MPI_Ialltoall row (default on)        */
+    int ceiling;                /* socket ceiling row (default on; all-to-all only) */
+    int blocking;               /* MPI's blocking row (default on)       */
+    int mpi_nb;                 /* MPI's non-blocking row (default on)   */
     int nbo;                    /* nbo rows (default on)                 */
     const char *only_engine;    /* -e: restrict nbo engines ("mpi,ucx")  */
     const char *only_progress;  /* -m-like filter: "inline,thread"       */
@@ -58,17 +68,20 @@ int options_skip(const options_t *o, size_t size);
 void options_fit(const options_t *o, size_t size, double probe, int *iters, int *skip);
 /* Is word in the comma list (a NULL list holds everything)? */
 int options_wants(const char *list, const char *word);
+/* "alltoall", "allreduce", "allgather", "bcast". */
+const char *coll_name(coll_t c);
 
 /* ------------------------------------------------------------- methods */
 
 typedef enum {
-    METHOD_BLOCKING,   /* MPI_Alltoall: all communication in "Init"      */
-    METHOD_MPI_NB,     /* MPI_Ialltoall                                  */
-    METHOD_NBO         /* nbo_ialltoall / persistent nbo requests        */
+    METHOD_BLOCKING,   /* MPI_Alltoall...: all communication in "Init"   */
+    METHOD_MPI_NB,     /* MPI_Ialltoall...                               */
+    METHOD_NBO         /* nbo_ialltoall... / persistent nbo requests     */
 } method_kind_t;
 
 typedef struct method {
     method_kind_t kind;
+    coll_t coll;
     char name[64];             /* no spaces, no commas: used in CSV/plots */
     nbo_config_t config;       /* METHOD_NBO                              */
     nbo_comm_t comm;           /* open between method_open and _close     */
@@ -85,10 +98,30 @@ typedef struct method {
 } method_t;
 
 typedef struct buffers {
-    char *send, *recv;         /* conc * P * size bytes each              */
+    char *send, *recv;         /* conc * P * size bytes each: operation i
+                                  uses the P * size bytes from i * P * size */
     size_t size;
     int nprocs;
 } buffers_t;
+
+/* ---------------------------------------------------------- collectives */
+
+/* "MPI_Allreduce", or "MPI_Iallreduce" when nonblocking. */
+const char *coll_mpi_name(coll_t c, int nonblocking);
+/* Operation i's part of base (b->send or b->recv). */
+char *coll_block(const buffers_t *b, char *base, int i);
+/* One collective of size (-S units) from s into r (bcast: r at root 0 and
+ * everywhere else): MPI's blocking call when req is NULL, else its
+ * non-blocking one. */
+int coll_mpi(coll_t c, char *s, char *r, size_t size, MPI_Comm comm, MPI_Request *req);
+/* libnbo's: nbo_i<coll>, or the persistent nbo_<coll>_init. */
+int coll_nbo(coll_t c, char *s, char *r, size_t size, nbo_comm_t comm, int persistent,
+             nbo_request_t *req);
+/* Fill conc operations' inputs (outputs zeroed); after one operation,
+ * count the outputs that are wrong (per all-to-all or allgather block, per
+ * allreduce vector, per broadcast message). */
+void coll_fill(coll_t coll, buffers_t *b, int conc, int rank);
+int coll_verify(coll_t coll, const buffers_t *b, int conc, int rank);
 
 /* Opens the method on comm (nbo: nbo_comm_create).  Collective.  Returns 0,
  * or an NBO_ERR_* code and a reason in why (same on all ranks). */
@@ -97,7 +130,7 @@ void method_close(method_t *m);
 /* Per size: bind persistent requests (no-op otherwise). */
 int  method_prepare(method_t *m, buffers_t *b, MPI_Comm comm);
 void method_unprepare(method_t *m);
-/* One operation = conc all-to-alls. */
+/* One operation = conc collectives. */
 int  method_start(method_t *m, buffers_t *b, MPI_Comm comm);
 int  method_test(method_t *m, int *done);
 int  method_wait(method_t *m);
@@ -126,7 +159,7 @@ typedef struct socket_mesh socket_mesh_t;
  * over MPI.  NULL (on every rank) when it could not be built. */
 socket_mesh_t *socket_mesh_open(MPI_Comm comm, char *why, size_t whylen);
 void socket_mesh_close(socket_mesh_t *s);
-/* Exchange b->size bytes with every peer through blocking waits (poll). */
+/* All-to-all of b->size bytes per peer through blocking waits (poll). */
 int socket_mesh_alltoall(socket_mesh_t *s, buffers_t *b);
 /* A barrier on the same sockets: a 1-byte exchange.  Not while a
  * socket_worker runs an exchange. */
@@ -155,7 +188,7 @@ typedef struct result {
                                   core before MPI_Init (1: nothing else ran) */
     double start_preempt;      /* times the caller was preempted per start
                                   call (OSU phase)                        */
-    int has_overlap;           /* 0 for MPI_Alltoall: only latency        */
+    int has_overlap;           /* 0 for MPI's blocking row: only latency  */
     int errors;
 } result_t;
 
@@ -166,7 +199,9 @@ void report_header(FILE *out, const char *method, const char *detail);
 void report_row(FILE *out, const result_t *r);
 void report_csv_header(FILE *csv);
 void report_csv_row(FILE *csv, const result_t *r);
-/* inline_rows: consider nbo rows progressed inline (only with -t calls). */
-void report_verdicts(FILE *out, const result_t *rows, int nrows, int inline_rows);
+/* inline_rows: consider nbo rows progressed inline (only with -t calls).
+ * blocking, nonblocking: the names of MPI's rows to compare against. */
+void report_verdicts(FILE *out, const result_t *rows, int nrows, int inline_rows,
+                     const char *blocking, const char *nonblocking);
 
 #endif

@@ -1,4 +1,4 @@
-/* methods.c - start/test/wait of each way of doing an all-to-all. */
+/* methods.c - start/test/wait of each way of doing the collective (-C). */
 #include "bench.h"
 
 #include <stdio.h>
@@ -7,8 +7,8 @@
 
 /* The nbo row's barrier: a 1-byte all-to-all completes on a rank only
  * once every peer has started it, and its bytes queue behind the row's
- * own data on the same connections, as MPI_Barrier's do behind
- * MPI_Alltoall's. */
+ * own data on the same connections, as MPI_Barrier's do behind those of
+ * MPI's own collective. */
 static int barrier_open(method_t *m, MPI_Comm comm)
 {
     int P;
@@ -76,22 +76,17 @@ void method_close(method_t *m)
     }
 }
 
-static char *block(char *base, const buffers_t *b, int i)
-{
-    return base + (size_t)i * b->size * (size_t)b->nprocs;
-}
-
 int method_prepare(method_t *m, buffers_t *b, MPI_Comm comm)
 {
     (void)comm;
     if (m->kind != METHOD_NBO || !m->persistent)
         return 0;
     for (int i = 0; i < m->conc; i++) {
-        int rc = nbo_alltoall_init(block(b->send, b, i), (int)b->size, MPI_BYTE,
-                                   block(b->recv, b, i), (int)b->size, MPI_BYTE, m->comm,
-                                   &m->nreq[i]);
+        int rc = coll_nbo(m->coll, coll_block(b, b->send, i), coll_block(b, b->recv, i), b->size,
+                          m->comm, 1, &m->nreq[i]);
         if (rc != NBO_SUCCESS) {
-            fprintf(stderr, "nbo_overlap: nbo_alltoall_init: %s\n", nbo_strerror(rc));
+            fprintf(stderr, "nbo_overlap: nbo_%s_init: %s\n", coll_name(m->coll),
+                    nbo_strerror(rc));
             return rc;
         }
     }
@@ -109,21 +104,19 @@ void method_unprepare(method_t *m)
 
 int method_start(method_t *m, buffers_t *b, MPI_Comm comm)
 {
-    int n = (int)b->size;
     for (int i = 0; i < m->conc; i++) {
-        char *s = block(b->send, b, i), *r = block(b->recv, b, i);
+        char *s = coll_block(b, b->send, i), *r = coll_block(b, b->recv, i);
         int rc;
         switch (m->kind) {
         case METHOD_BLOCKING:
-            rc = MPI_Alltoall(s, n, MPI_BYTE, r, n, MPI_BYTE, comm);
+            rc = coll_mpi(m->coll, s, r, b->size, comm, NULL);
             break;
         case METHOD_MPI_NB:
-            rc = MPI_Ialltoall(s, n, MPI_BYTE, r, n, MPI_BYTE, comm, &m->mreq[i]);
+            rc = coll_mpi(m->coll, s, r, b->size, comm, &m->mreq[i]);
             break;
         default:
             rc = m->persistent ? nbo_start(&m->nreq[i])
-                               : nbo_ialltoall(s, n, MPI_BYTE, r, n, MPI_BYTE, m->comm,
-                                               &m->nreq[i]);
+                               : coll_nbo(m->coll, s, r, b->size, m->comm, 0, &m->nreq[i]);
             if (rc != NBO_SUCCESS)
                 fprintf(stderr, "nbo_overlap: %s start: %s\n", m->name, nbo_strerror(rc));
             break;

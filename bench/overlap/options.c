@@ -10,16 +10,22 @@ static void usage(FILE *f)
 {
     fprintf(f,
         "usage: nbo_overlap [options]\n"
-        "  -m MIN:MAX   sweep bytes per peer, powers of two (K/M suffixes), e.g. 1:4M\n"
+        "  -C COLL      the collective: alltoall (default), allreduce, allgather, bcast\n"
+        "               -m/-S sizes are bytes per peer (alltoall), the vector's bytes\n"
+        "               (allreduce: MPI_DOUBLE, MPI_SUM; multiples of 8), the block\n"
+        "               per rank (allgather), the message from root 0 (bcast)\n"
+        "  -m MIN:MAX   sweep sizes, powers of two (K/M suffixes), e.g. 1:4M\n"
         "  -S S1,S2,..  explicit sizes (default 4K,64K,1M: about a minute at P = 2)\n"
         "  -i N         timed iterations for every size (default 50 small, 10 large)\n"
         "  -x N         warm-up iterations for every size (default 5 small, 2 large)\n"
         "  -O           OSU's counts: 1000/100 iterations, 200/10 warm-up (large > 8K)\n"
         "  -t N         N test calls spread over the compute (paper Table I)\n"
-        "  -c C         C concurrent all-to-alls per operation (paper Fig. 10)\n"
+        "  -c C         C concurrent collectives per operation (paper Fig. 10)\n"
         "  -W W1,W2,..  window sweep for nbo (paper Fig. 6; default: the library's)\n"
-        "  -p           nbo persistent requests (nbo_alltoall_init + nbo_start)\n"
-        "  -M LIST      methods: alltoall,ialltoall,nbo,ceiling (default all)\n"
+        "  -p           nbo persistent requests (nbo_<coll>_init + nbo_start)\n"
+        "  -M LIST      methods: blocking (or the collective's name, e.g. alltoall),\n"
+        "               nonblocking (or i + the name, e.g. ialltoall), nbo, ceiling\n"
+        "               (all-to-all only) (default all)\n"
         "  -e LIST      nbo engines to try: mpi,ucx,verbs (default all)\n"
         "  -P LIST      nbo progress modes to try: inline,thread (default both)\n"
         "  -L LABEL     name suffix for the MPI rows, e.g. async (MPIR_CVAR_ASYNC_PROGRESS=1)\n"
@@ -46,6 +52,13 @@ static size_t parse_size(const char *s)
     else if (*end == 'm' || *end == 'M')
         v *= 1024 * 1024;
     return v < 1 ? 0 : (size_t)v;
+}
+
+static const char *const coll_names[COLL_N] = {"alltoall", "allreduce", "allgather", "bcast"};
+
+const char *coll_name(coll_t c)
+{
+    return coll_names[c];
 }
 
 static int has_word(const char *list, const char *word)
@@ -78,9 +91,22 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
     o->own_barrier = 1;
 
     int c, swept = 0;
+    const char *methods = NULL;
     opterr = 0;
-    while ((c = getopt(argc, argv, "m:S:i:x:Ot:c:W:pM:e:P:L:o:b:T:B:Vh")) != -1) {
+    while ((c = getopt(argc, argv, "C:m:S:i:x:Ot:c:W:pM:e:P:L:o:b:T:B:Vh")) != -1) {
         switch (c) {
+        case 'C': {
+            int k = 0;
+            while (k < COLL_N && strcmp(optarg, coll_names[k]) != 0)
+                k++;
+            if (k == COLL_N) {
+                if (rank == 0)
+                    fprintf(stderr, "nbo_overlap: -C takes alltoall, allreduce, allgather or bcast\n");
+                return -1;
+            }
+            o->coll = (coll_t)k;
+            break;
+        }
         case 'm': {
             const char *colon = strchr(optarg, ':');
             o->min_size = parse_size(optarg);
@@ -111,12 +137,7 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
             }
             break;
         case 'p': o->persistent = 1; break;
-        case 'M':
-            o->blocking = has_word(optarg, "alltoall");
-            o->mpi_nb = has_word(optarg, "ialltoall");
-            o->nbo = has_word(optarg, "nbo");
-            o->ceiling = has_word(optarg, "ceiling");
-            break;
+        case 'M': methods = optarg; break;
         case 'e': o->only_engine = optarg; break;
         case 'P': o->only_progress = optarg; break;
         case 'L': o->label = optarg; break;
@@ -153,6 +174,14 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
                     BENCH_MAX_CONC);
         return -1;
     }
+    if (methods) {
+        char nb[16];
+        snprintf(nb, sizeof nb, "i%s", coll_name(o->coll));
+        o->blocking = has_word(methods, "blocking") || has_word(methods, coll_name(o->coll));
+        o->mpi_nb = has_word(methods, "nonblocking") || has_word(methods, nb);
+        o->nbo = has_word(methods, "nbo");
+        o->ceiling = has_word(methods, "ceiling");
+    }
     static const size_t quick[] = {4096, 65536, 1u << 20}; /* long sweeps: -m */
     if (o->nsizes == 0 && !swept)
         for (int i = 0; i < 3; i++)
@@ -169,6 +198,12 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
         }
         if (o->sizes[i] > o->max_size)
             o->max_size = o->sizes[i];
+        if (o->coll == COLL_ALLREDUCE && o->sizes[i] % sizeof(double) != 0) {
+            if (rank == 0)
+                fprintf(stderr, "nbo_overlap: allreduce sizes are vectors of doubles: "
+                                "multiples of 8 bytes\n");
+            return -1;
+        }
     }
     for (int i = 0; i < o->nwindows; i++)
         if (o->windows[i] < 1) {

@@ -7,7 +7,8 @@ if (!exists("png")) png = 'overlap.png'
 if (!exists("title")) title = ''
 
 methods = system(sprintf("tail -n +2 '%s' | cut -d, -f1 | awk '!seen[$0]++' | tr '\\n' ' '", csv))
-# MPI_Alltoall has a latency only: left out of the overlap panel.
+# MPI's blocking row (MPI_Alltoall, ...) has a latency only: left out of the
+# overlap panel.
 overlapping = system(sprintf("tail -n +2 '%s' | awk -F, '$14 != \"\" {print $1}' | awk '!seen[$0]++' | tr '\\n' ' '", csv))
 # The same colour for a method in both panels: its place in `methods`.
 colour(m) = sum [k=1:words(methods)] (word(methods,k) eq m ? k : 0)
@@ -19,7 +20,7 @@ set datafile separator ','
 set multiplot layout 1,2 title title
 set logscale x 2
 set format x "%.0b %BB"
-set xlabel 'bytes per peer'
+set xlabel 'size (-C: bytes per peer, vector, block per rank or message)'
 set key bottom right font ",8"
 set grid
 
@@ -30,7 +31,7 @@ plot for [i=1:words(overlapping)] rows(word(overlapping,i)) using 6:17 with line
      for [i=1:words(overlapping)] rows(word(overlapping,i)) using 6:14 with lines dt 2 lc colour(word(overlapping,i)) notitle
 
 set title 'Pure latency'
-set ylabel 'us per all-to-all'
+set ylabel 'us per operation'
 set logscale y
 set autoscale y
 set key top left

@@ -29,7 +29,7 @@ static void cell(FILE *out, double v, int shown)
 
 void report_row(FILE *out, const result_t *r)
 {
-    int o = r->has_overlap; /* MPI_Alltoall has only a latency */
+    int o = r->has_overlap; /* MPI's blocking row has only a latency */
     fprintf(out, "%-10zu", r->size);
     cell(out, r->overall, o);
     cell(out, r->compute, o);
@@ -56,7 +56,7 @@ void report_csv_row(FILE *csv, const result_t *r)
 {
     fprintf(csv, "%s,%s,%s,%d,%d,%zu,%d,", r->method, r->engine, r->progress, r->window, r->conc,
             r->size, r->iters);
-    /* MPI_Alltoall has only a latency: leave the overlap fields empty. */
+    /* MPI's blocking row has only a latency: leave the overlap fields empty. */
     if (r->has_overlap)
         fprintf(csv, "%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.2f,%.3f,%.3f,%.2f,", r->overall, r->compute,
                 r->init, r->test, r->wait, r->pure, r->overlap, r->work_overall,
@@ -109,10 +109,11 @@ static void alone_note(FILE *out, const result_t *r)
 }
 
 /* One line per size: the best nbo row against MPICH. */
-void report_verdicts(FILE *out, const result_t *rows, int n, int inline_rows)
+void report_verdicts(FILE *out, const result_t *rows, int n, int inline_rows,
+                     const char *blocking_name, const char *nb_name)
 {
     fprintf(out, "\n# Verdict per size: the nbo row with the best min(work, OSU) overlap "
-                 "among those within 2x MPI_Alltoall's latency\n");
+                 "among those within 2x %s's latency\n", blocking_name);
     if (!inline_rows)
         fprintf(out, "# (inline rows left out: with no test call during the computation (-t) "
                      "nothing advances them there, so their overlap is the first window's)\n");
@@ -128,14 +129,14 @@ void report_verdicts(FILE *out, const result_t *rows, int n, int inline_rows)
             const result_t *r = &rows[j];
             if (r->size != size)
                 continue;
-            if (strcmp(r->method, "MPI_Alltoall") == 0)
+            if (strcmp(r->method, blocking_name) == 0)
                 blocking = r;
-            else if (strcmp(r->method, "MPI_Ialltoall") == 0)
+            else if (strcmp(r->method, nb_name) == 0)
                 mpi = r;
             else if (strcmp(r->method, "ceiling") == 0)
                 ceiling = r;
         }
-        /* The best nbo row at most twice as slow as MPI_Alltoall (a row that
+        /* The best nbo row at most twice as slow as MPI's blocking row (a row that
          * overlaps by being very slow only wins when no other is left). */
         for (int pass = 0; pass < 2 && !nbo; pass++)
             for (int j = i; j < n; j++) {
@@ -161,11 +162,12 @@ void report_verdicts(FILE *out, const result_t *rows, int n, int inline_rows)
             fprintf(out, " (ceiling: work %.0f %%, OSU %.0f %%, CPU-bound %.0f %%)",
                     ceiling->work_overlap, ceiling->overlap, cpu_bound(ceiling));
         if (mpi) {
-            fprintf(out, " vs MPI_Ialltoall %.0f %% (OSU %.0f %%)", mpi->work_overlap, mpi->overlap);
+            fprintf(out, " vs %s %.0f %% (OSU %.0f %%)", nb_name, mpi->work_overlap,
+                    mpi->overlap);
             alone_note(out, mpi);
         }
         if (nbo && blocking && blocking->pure > 0)
-            fprintf(out, ", latency %.2fx MPI_Alltoall", nbo->pure / blocking->pure);
+            fprintf(out, ", latency %.2fx %s", nbo->pure / blocking->pure, blocking_name);
         fprintf(out, "\n");
     }
 }

@@ -86,17 +86,18 @@ if [ "$async" = 1 ]; then
     echo "# MPICH with its own progress thread (MPIR_CVAR_ASYNC_PROGRESS=1), a separate run"
     export MPIR_CVAR_ASYNC_PROGRESS=1
     on_cluster -N "$hosts" -k "$per_host" -t 600 -d '^# nbo_overlap: done' -g 20 -- \
-        "$bin" "${bench_opts[@]}" -M ialltoall -L async -V -o "$csv.async" ||
+        "$bin" "${bench_opts[@]}" -M nonblocking -L async -V -o "$csv.async" ||
         echo "bench-overlap: the async-progress run ended with an error (rc $?); rows it wrote are kept" >&2
     unset MPIR_CVAR_ASYNC_PROGRESS
     if [ -s "$csv.async" ]; then
         tail -n +2 "$csv.async" >>"$csv"
-        # Its verdict: against this run's MPI_Alltoall.
-        awk -F, 'NR > 1 && $1 == "MPI_Alltoall" { a[$6] = $13 }
-                 NR > 1 && $1 == "MPI_Ialltoall+async" { w[$6] = $17; p[$6] = $13; o[$6] = $14; x[$6] = $21; n[n0++] = $6 }
+        # Its verdict: against this run's blocking row (MPI_Alltoall, or
+        # the blocking form of the collective -C names).
+        awk -F, 'NR > 1 && $1 ~ /^MPI_[^I][A-Za-z]*$/ { a[$6] = $13; an = $1 }
+                 NR > 1 && $1 ~ /^MPI_I[a-z]*\+async$/ { w[$6] = $17; p[$6] = $13; o[$6] = $14; x[$6] = $21; n[n0++] = $6; nn = $1 }
                  END { for (i = 0; i < n0; i++) { s = n[i];
-                         printf "%s B: MPI_Ialltoall+async %.0f %% work overlap (OSU %.0f %%), latency %.2fx MPI_Alltoall",
-                                s, w[s], o[s], (a[s] > 0 ? p[s] / a[s] : 0)
+                         printf "%s B: %s %.0f %% work overlap (OSU %.0f %%), latency %.2fx %s",
+                                s, nn, w[s], o[s], (a[s] > 0 ? p[s] / a[s] : 0), an
                          # as nbo_overlap'"'"'s verdict (ALONE_SLOW in bench.h)
                          if (x[s] > 1.2) printf " [its compute alone took %.2fx an idle core'"'"'s time]", x[s]
                          printf "\n" } }' "$csv"
