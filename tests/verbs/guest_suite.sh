@@ -45,7 +45,10 @@ done
 # ~8 min under emulation; both passed), test_thread_sleeps because it
 # measures CPU time, which emulation on a shared host makes noisy (0.4 % in
 # one run, 4 % in another).  NBO_VERBS_SUITE_MORE="mpi/test_sizes:3 ..." sets the list.
-want more && for t in ${NBO_VERBS_SUITE_MORE:-mpi/test_alltoallv:3 mpi/test_inplace:3 mpi/test_multi:3 progress/test_background:3 progress/test_waiter_drives:2}; do
+# The other collectives at P = 2 and 3 (about 70 s together).
+colls="mpi/test_allreduce:2 mpi/test_allreduce:3 mpi/test_bcast:2 mpi/test_bcast:3 mpi/test_allgather:2"
+colls="$colls mpi/test_allgather:3 mpi/test_reduce_scatter:2 mpi/test_reduce_scatter:3"
+want more && for t in ${NBO_VERBS_SUITE_MORE:-mpi/test_alltoallv:3 mpi/test_inplace:3 mpi/test_multi:3 progress/test_background:3 progress/test_waiter_drives:2 $colls}; do
     prog=$build/tests/${t%%:*}
     [ -x "$prog" ] || continue
     step "${t%%:*} P=${t##*:}" 150 mpiexec -n "${t##*:}" "$prog"
