@@ -67,6 +67,24 @@ void mt_describe(nbo_comm_t comm);
  * yields the core between polls. */
 int mt_complete(nbo_request_t *req, int use_test);
 
+/* Complete one request, which must succeed, alternating nbo_wait and the
+ * nbo_test loop from one call to the next. */
+void mt_complete_alternating(nbo_request_t *req);
+
+/* A non-commutative user op (MPI_Op_create with commute 0): 2x2 unsigned
+ * matrices, row major, inout = in x inout (MPI's operand order). */
+void mt_op_matmul2x2(void *invec, void *inoutvec, int *len, MPI_Datatype *type);
+
+/* A call that must fail with `want` and leave *reqp NBO_REQUEST_NULL. */
+#define MT_REFUSED(reqp, want, call)                                                   \
+    do {                                                                               \
+        *(reqp) = (nbo_request_t)(void *)(reqp);                                       \
+        MT_EXPECT((want), (call));                                                     \
+        if (*(reqp) != NBO_REQUEST_NULL)                                               \
+            mt_fail("%s:%d: failed call left a request handle: %s", __FILE__, __LINE__, \
+                    #call);                                                            \
+    } while (0)
+
 /* Irregular all-to-allv counts: elements rank s sends rank d in pattern
  * `seed`, about a quarter of them zero.  symmetric: count(s,d) == count(d,s)
  * (what MPI_IN_PLACE needs). */
