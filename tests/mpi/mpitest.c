@@ -96,6 +96,17 @@ int mt_complete(nbo_request_t *req, int use_test)
     return rc;
 }
 
+int mt_comm_for(nbo_algorithm_t alg, nbo_comm_t *comm)
+{
+    nbo_config_t cfg;
+    mt_config(&cfg, alg);
+    MT_OK(nbo_comm_create(MPI_COMM_WORLD, &cfg, comm));
+    if (mt_failures())
+        return 0;
+    mt_describe(*comm);
+    return 1;
+}
+
 void mt_complete_alternating(nbo_request_t *req)
 {
     static int use_test;

@@ -41,6 +41,10 @@ void mt_expect_(int want, int got, const char *text, const char *file, int line)
 /* The configuration the environment asks for (NBO_*), algorithm set. */
 void mt_config(nbo_config_t *cfg, nbo_algorithm_t alg);
 
+/* A communicator on MPI_COMM_WORLD configured by mt_config for alg, its
+ * resolution printed (mt_describe).  0 when creating it failed (recorded). */
+int mt_comm_for(nbo_algorithm_t alg, nbo_comm_t *comm);
+
 /* Byte i of what rank src sends to rank dst in round `seed`. */
 static inline unsigned char mt_byte(int src, int dst, size_t i, unsigned seed)
 {

@@ -269,13 +269,9 @@ int main(int argc, char **argv)
     MT_OK(nbo_comm_create(MPI_COMM_WORLD, NULL, &second));
     static const int counts[] = {0, 1, 3, 1000, 65536 + 5, 1 << 20}; /* up to 4 MiB */
     for (int a = 0; a < NALGS && !mt_failures(); a++) {
-        nbo_config_t cfg;
         nbo_comm_t comm;
-        mt_config(&cfg, algs[a]);
-        MT_OK(nbo_comm_create(MPI_COMM_WORLD, &cfg, &comm));
-        if (mt_failures())
+        if (!mt_comm_for(algs[a], &comm))
             break;
-        mt_describe(comm);
         const char *name = nbo_algorithm_name(algs[a]);
         for (int i = 0; i < (int)(sizeof(counts) / sizeof(counts[0])); i++) {
             if (counts[i] > 70000 && a > 0 && algs[a] != NBO_ALG_RING &&

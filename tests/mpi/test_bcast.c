@@ -141,13 +141,9 @@ int main(int argc, char **argv)
     MT_OK(nbo_comm_create(MPI_COMM_WORLD, NULL, &second));
     static const int sizes[] = {0, 1, 100, 16385, 300000, 4 << 20};
     for (int a = 0; a < NALGS && !mt_failures(); a++) {
-        nbo_config_t cfg;
         nbo_comm_t comm;
-        mt_config(&cfg, algs[a]);
-        MT_OK(nbo_comm_create(MPI_COMM_WORLD, &cfg, &comm));
-        if (mt_failures())
+        if (!mt_comm_for(algs[a], &comm))
             break;
-        mt_describe(comm);
         const char *name = nbo_algorithm_name(algs[a]);
         for (int root = 0; root < mt_size; root++)
             for (int i = 0; i < (int)(sizeof(sizes) / sizeof(sizes[0])); i++)

@@ -180,13 +180,9 @@ int main(int argc, char **argv)
     /* Per-rank blocks: 4 MiB in all for the largest at P = 8. */
     static const int counts[] = {0, 1, 5, 1000, 131072};
     for (int a = 0; a < NALGS && !mt_failures(); a++) {
-        nbo_config_t cfg;
         nbo_comm_t comm;
-        mt_config(&cfg, algs[a]);
-        MT_OK(nbo_comm_create(MPI_COMM_WORLD, &cfg, &comm));
-        if (mt_failures())
+        if (!mt_comm_for(algs[a], &comm))
             break;
-        mt_describe(comm);
         const char *name = nbo_algorithm_name(algs[a]);
         for (int i = 0; i < (int)(sizeof(counts) / sizeof(counts[0])); i++) {
             ints(comm, name, counts[i], MPI_SUM, 0, (unsigned)i);
