@@ -112,9 +112,18 @@ static int check_args(MPI_Comm comm, const args_t *a, int P, p3o_plan_t *plan)
  * arguments (the availability and nbo_config are agreed by the caller). */
 static int check_codec(const p3o_options_t *o, p3o_mode_t mode)
 {
+    const char *name = nbo_codec_name(o->codec);
+    /* The plan's communicators take the codec from the options: an explicit
+     * libnbo configuration that says otherwise is a conflict, not a choice. */
+    const nbo_config_t *u = mode == P3O_PIPELINED_NBO ? o->nbo_config : NULL;
+    if (u && u->codec != NBO_CODEC_NONE &&
+        (u->codec != o->codec ||
+         (o->codec == NBO_CODEC_ZFP && u->codec_rate != (o->codec_rate ? o->codec_rate : 16))))
+        return p3o_fail(P3O_ERR_CODEC, "options nbo_config has codec %s, options codec %s: set the "
+                        "codec in p3o_options_t (codec, codec_rate) only",
+                        nbo_codec_name(u->codec), name);
     if (o->codec == NBO_CODEC_NONE)
         return P3O_SUCCESS;
-    const char *name = nbo_codec_name(o->codec);
     if (mode != P3O_PIPELINED_NBO)
         return p3o_fail(P3O_ERR_CODEC,
                         "options codec %s: compression runs only where libnbo does the exchanges, "
@@ -129,12 +138,6 @@ static int check_codec(const p3o_options_t *o, p3o_mode_t mode)
     char detail[256] = "";
     if (nbo_codec_available(o->codec, detail, sizeof(detail)) != NBO_SUCCESS)
         return p3o_fail(P3O_ERR_CODEC, "options codec %s is not in this libnbo: %s", name, detail);
-    if (o->nbo_config && o->nbo_config->codec != NBO_CODEC_NONE &&
-        (o->nbo_config->codec != o->codec ||
-         (o->codec == NBO_CODEC_ZFP &&
-          o->nbo_config->codec_rate != (o->codec_rate ? o->codec_rate : 16))))
-        return p3o_fail(P3O_ERR_CODEC, "options nbo_config has codec %s, options codec %s: set the "
-                        "codec in p3o_options_t only", nbo_codec_name(o->nbo_config->codec), name);
     return P3O_SUCCESS;
 }
 

@@ -258,7 +258,7 @@ double fft_serial_error(MPI_Comm comm, const p3o_local_t *l, const void *cplx, i
 /* Over the ranks: max over v of sqrt(d2[v] / r2[v]) (0 where both are 0). */
 static double rel2_reduce(MPI_Comm comm, int nv, const double *d2, const double *r2)
 {
-    double *loc = malloc(2 * (size_t)nv * sizeof(double)), *all = malloc(2 * (size_t)nv * sizeof(double));
+    double *loc = calloc(2 * (size_t)nv, sizeof(double)), *all = calloc(2 * (size_t)nv, sizeof(double));
     for (int v = 0; v < nv; v++) {
         loc[v] = d2[v];
         loc[nv + v] = r2[v];
