@@ -4,6 +4,7 @@
 
 #include <nbo.h>
 #include "codec.h"
+#include "schedule.h"
 
 size_t nbo_celem_bytes(int elem)
 {
@@ -42,4 +43,10 @@ size_t nbo_codec_wire_bytes(int codec, int rate, int elem, size_t raw_bytes)
         return SIZE_MAX;
     const size_t words = (blocks * bits + 63) / 64;
     return words > (SIZE_MAX - NBO_CODEC_HEADER) / 8 ? SIZE_MAX : NBO_CODEC_HEADER + 8 * words;
+}
+
+int nbo_sched_codec_on(const nbo_sched_args_t *a)
+{
+    return (a->coll == NBO_COLL_ALLTOALL || a->coll == NBO_COLL_ALLTOALLV) && a->send_contig &&
+           a->recv_contig && nbo_codec_applies(a->codec, a->codec_rate, a->codec_elem);
 }

@@ -87,6 +87,10 @@ struct nbo_request {
     int                 cursor;     /* next task to execute */
     int32_t            *pending;    /* [ntasks]: per WAIT, tasks not yet done */
     int                 posted;     /* SEND/RECV posted and not yet done */
+    int                 codec_status; /* NBO_ERR_CODEC once a codec refused a
+                                       block: the run goes on to its end (the
+                                       peers wait for its messages) and
+                                       reports it then */
     double              last_activity; /* for the timeout */
     LIST_ENTRY(nbo_request) active_link; /* in comm->active while running */
 };
