@@ -5,22 +5,24 @@
  *
  * The bounds (docs/p3dfft_overlap.md, "Compression", derives them).  Per
  * compressed exchange, from the codec's per-value bound b (nbo_codec_bound:
- * |decoded - x| <= b max|G| for each value x of a group G of values):
- *   ||error||_2 <= b sqrt(g) ||data||_2
- * where g is the size of the group the codec's error is relative to:
- *   fp32  1: a double rounded to float (after a power-of-two scale, exact)
- *         errs by at most b |x| (plus b 2^-125 max|block| where a value
- *         falls below float's normal range after the scale)
- *   zfp   4: zfp codes 1-D blocks of 4 values, each relative to its own
- *         largest exponent
- * so one exchange adds beta = b sqrt(g) (plus the underflow term, below
- * 1e-30 of beta for any block of fewer than 2^150 values) to the relative
- * 2-norm error of the data it moves.  The 1-D FFTs between exchanges are
+ * |decoded - x| <= b max|B| for each value x of a block B, the values one
+ * rank sends one peer), summed over the blocks of one variable:
+ *   ||error||_2^2 <= b^2 sum_B n_B max|B|^2 <= b^2 n_max ||data||_2^2
+ * (max|B| <= ||B||_2), so one exchange adds at most beta = b sqrt(n_max)
+ * to the relative 2-norm error of the data it moves, n_max the largest
+ * block (in scalars, a complex number being two) of any rank.  fp32 does
+ * better than its stated b: it multiplies a block by a power of two (exact)
+ * and rounds each value to float, so |decoded - x| <= b |x| + 2^-149 max|B|
+ * (the second term where a value falls below float's normal range after
+ * the scale), and beta = b (1 + 2^-125 sqrt(n_max)), b to 30 digits for any
+ * block of fewer than 2^150 values.  The 1-D FFTs between exchanges are
  * unitary up to a factor (sqrt(n)), so a relative error passes through
  * them unchanged, and k compressed exchanges compose to (1 + beta)^k - 1.
  * The complex-to-real X transform at the end of a backward leg may turn a
  * relative error into at most sqrt(2) times it (it counts each coefficient
- * 0 < kx < nx/2 twice).
+ * 0 < kx < nx/2 twice).  zfp: libnbo states no a priori bound (fixed rate
+ * cannot), so neither does the plan (INFINITY); its measured envelope is in
+ * docs/compression.md and docs/p3dfft_overlap.md.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -56,9 +58,10 @@ static int codec_applies(nbo_codec_t codec, int rate, size_t scalar)
 }
 
 /* Bytes this rank sends other ranks in one exchange of x, both directions
- * (forward sends scnt, backward rcnt), raw and as the codec sends them. */
+ * (forward sends scnt, backward rcnt), raw and as the codec sends them;
+ * *nmax: the largest block it sends, in scalars. */
 static void exchange_bytes(const struct p3o_plan *p, const p3o_xfer_t *x, int compressed,
-                           double *raw, double *wire)
+                           double *raw, double *wire, double *nmax)
 {
     for (int q = 0; q < x->m; q++) {
         if (q == x->me)
@@ -68,6 +71,8 @@ static void exchange_bytes(const struct p3o_plan *p, const p3o_xfer_t *x, int co
             const double n = 2.0 * blocks[d]; /* scalars: a complex number is two */
             *raw += n * p->rs;
             *wire += compressed ? wire_of(p->codec, p->codec_rate, p->rs, n) : n * p->rs;
+            if (compressed && n > *nmax)
+                *nmax = n;
         }
     }
 }
@@ -83,12 +88,16 @@ int p3o_compression_setup(struct p3o_plan *p)
     c->row = lossy && p->compress_row && p->row > 1;
     c->exchanges = c->column + c->row;
 
-    double raw = 0, wire = 0;
-    exchange_bytes(p, &p->colx, c->column, &raw, &wire);
+    double raw = 0, wire = 0, nmax = 0;
+    exchange_bytes(p, &p->colx, c->column, &raw, &wire, &nmax);
     if (p->row > 1)
-        exchange_bytes(p, &p->rowx, c->row, &raw, &wire);
+        exchange_bytes(p, &p->rowx, c->row, &raw, &wire, &nmax);
     c->raw_bytes = raw / 2; /* per leg: the mean of forward and backward */
     c->wire_bytes = wire / 2;
+    /* The largest block of any rank (every rank calls this: plan time). */
+    double all = 0;
+    if (MPI_Allreduce(&nmax, &all, 1, MPI_DOUBLE, MPI_MAX, p->cart) != MPI_SUCCESS)
+        return p3o_fail(P3O_ERR_MPI, "MPI_Allreduce of the largest compressed block failed");
 
     if (c->exchanges == 0)
         return P3O_SUCCESS; /* every exchange exact: all bounds 0 */
@@ -100,8 +109,9 @@ int p3o_compression_setup(struct p3o_plan *p)
         return p3o_fail(P3O_ERR_NBO, "nbo_codec_bound(%s): %s", nbo_codec_name(p->codec),
                         nbo_strerror(rc));
     }
-    const double g = p->codec == NBO_CODEC_ZFP ? 4 : 1;
-    const double beta = b * sqrt(g), k = c->exchanges;
+    const double beta = p->codec == NBO_CODEC_FP32 ? b * (1 + ldexp(sqrt(all), -125))
+                                                   : b * sqrt(all);
+    const double k = c->exchanges;
     c->value_bound = b;
     c->exchange_bound = beta;
     c->forward_bound = isinf(beta) ? INFINITY : expm1(k * log1p(beta));

@@ -284,28 +284,31 @@ int p3o_nbo_comm(p3o_plan_t plan, nbo_comm_t *comm);
 /*
  * The compression of a plan and what it does to the results.  Local, no
  * communication (the figures were agreed at plan time).  Error bounds are
- * relative 2-norm errors of one variable over all ranks, first order in the
- * codec's bound, FFTW's own rounding not included (docs/p3dfft_overlap.md,
- * "Compression", derives them):
+ * relative 2-norm errors of one variable over all ranks, a priori, FFTW's
+ * own rounding not included (docs/p3dfft_overlap.md, "Compression",
+ * derives them):
  *   value_bound     the codec's a priori bound (nbo_codec_bound): |decoded -
  *                   x| <= value_bound * max |block| for each value of a
  *                   block one rank sends one peer (a complex number counts
  *                   as two values); 0 where the data go exact
  *   exchange_bound  beta: the relative 2-norm error one compressed exchange
- *                   adds to the data it moves
+ *                   may add to the data it moves: value_bound for fp32
+ *                   (it rounds each value), value_bound * sqrt(largest
+ *                   block) for a codec stated per block only
  *   forward_bound   p3o_forward's output against the exact transform:
  *                   (1 + beta)^k - 1, k = compressed exchanges per leg
  *   backward_bound  p3o_backward's output, for spectra of real fields (as
  *                   p3o_forward makes them): sqrt(2) ((1 + beta)^k - 1)
  *   roundtrip_bound p3o_roundtrip's (or forward, scaling, backward) output
  *                   against the input, op a scaling: sqrt(2) ((1 + beta)^2k - 1)
- * Each bound is INFINITY where the codec states no a priori bound (zfp at
- * its lowest rates) and 0 without compression.
+ * Each bound is INFINITY where the codec states no a priori bound (zfp:
+ * its measured envelope is in the docs) and 0 without compression.
  *   column, row     1: that exchange of this plan is compressed (row is 0
  *                   without compress_row or where ROW = 1, column where
- *                   COL = 1: an exchange between ranks only is compressed)
+ *                   COL = 1: only exchanges between ranks are compressed)
  *   raw_bytes       bytes this rank sends other ranks per variable and leg
- *                   (forward or backward), row and column exchange, exact
+ *                   (the mean of forward and backward), row and column
+ *                   exchange, exact
  *   wire_bytes      the same as the codec puts them on the wire
  */
 typedef struct p3o_compression {

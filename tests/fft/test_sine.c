@@ -435,6 +435,23 @@ static int codec_case(MPI_Comm comm, const opts_t *o, p3o_precision_t prec, p3o_
     return rc;
 }
 
+/* zfp: libnbo states no a priori bound (p3o_compression's are INFINITY),
+ * only a measured envelope per value, 2^(8 - rate) of the block's max from
+ * rate 6 up (docs/compression.md).  Carried through the plan's derivation
+ * with zfp's own blocks of 4 values (each coded relative to its largest
+ * exponent): beta = 2^(8 - rate) sqrt(4) per exchange.  An envelope, not a
+ * proof: what the tests hold zfp to. */
+static void zfp_envelope(const codec_spec_t *cs, p3o_compression_t *c)
+{
+    if (cs->codec != NBO_CODEC_ZFP || c->exchanges == 0 || !isinf(c->forward_bound) ||
+        cs->rate < 6)
+        return;
+    const double beta = ldexp(1.0, 8 - cs->rate) * 2, k = c->exchanges;
+    c->forward_bound = pow(1 + beta, k) - 1;
+    c->backward_bound = sqrt(2.0) * c->forward_bound;
+    c->roundtrip_bound = sqrt(2.0) * (pow(1 + beta, 2 * k) - 1);
+}
+
 /* The verdict on one codec case: every error within its bound (plus the
  * FFT's own tolerance); above 0 where an exchange is compressed, the
  * results bit-identical where none is. */
@@ -493,17 +510,20 @@ static int codec_cases(MPI_Comm comm, const opts_t *o, int P, int rank, int *ran
                 }
                 codec_result_t r = {0};
                 int rc = codec_case(comm, o, prec, mode, &cs, &r);
-                int ok = rc == P3O_SUCCESS && codec_ok(&r, fft_tolerance(prec));
+                const int envelope = isinf(r.c.forward_bound);
+                zfp_envelope(&cs, &r.c);
+                int ok = rc == P3O_SUCCESS && !isinf(r.c.roundtrip_bound) &&
+                         codec_ok(&r, fft_tolerance(prec));
                 (*ran)++;
                 failures += !ok;
                 if (rank == 0) {
                     printf("plan: %s\n", r.describe);
-                    printf("P=%d %dx%dx%d nv=%d %-6s %-13s codec %-7s k=%d bounds fwd %.2e bwd %.2e "
+                    printf("P=%d %dx%dx%d nv=%d %-6s %-13s codec %-7s k=%d %s fwd %.2e bwd %.2e "
                            "rt %.2e | sine: exact %.2e vs exact plan %.2e round trip %.2e "
                            "backward %.2e | random: vs exact plan %.2e round trip %.2e | "
                            "roundtrip: spectrum %.2e out %.2e in place %.2e order %s | %s %s\n",
                            P, o->nx, o->ny, o->nz, o->nv, pn, mn, cs.name, r.c.exchanges,
-                           r.c.forward_bound, r.c.backward_bound, r.c.roundtrip_bound,
+                           envelope ? "envelope" : "bounds", r.c.forward_bound, r.c.backward_bound, r.c.roundtrip_bound,
                            r.sine_exact, r.sine_ref, r.sine_trip, r.sine_bwd, r.rand_ref,
                            r.rand_trip, r.trip_spec, r.trip_out, r.trip_inplace,
                            r.trip_order_ok ? "ok" : "BAD",
