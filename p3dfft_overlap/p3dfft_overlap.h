@@ -59,6 +59,11 @@
  * All modes compute the same numbers (the same FFTW plans, the same data
  * movement); they differ only in when the column transposes happen.
  *
+ * Compression (options.codec, PIPELINED_NBO only): libnbo's lossy codecs
+ * on the column exchange (and, options.compress_row, the row exchange):
+ * fewer bytes on the wire for a bounded error, which p3o_compression
+ * reports (docs/p3dfft_overlap.md, "Compression", derives the bounds).
+ *
  * GPU data (options.device = 1, a build with CUDA): in and out are CUDA
  * device pointers with the layouts above, and so are the plan's buffers.
  * The 1-D FFTs are batched cuFFT plans (made once per plan object, the
