@@ -164,9 +164,9 @@ static int parse_variants(config_t *c, char *modes, char *engines)
                     snprintf(tag + strlen(tag), sizeof(tag) - strlen(tag), "%s%s%s", e ? "," : "",
                              cc->name, v->compress_row ? "+row" : "");
                 if (tag[0])
-                    snprintf(v->name, sizeof(v->name), "%s[%s]", t, tag);
+                    snprintf(v->name, sizeof(v->name), "%.24s[%.36s]", t, tag);
                 else
-                    snprintf(v->name, sizeof(v->name), "%s", t);
+                    snprintf(v->name, sizeof(v->name), "%.60s", t);
                 if (e) {
                     if (parse_engine(e, &v->engine) != 0)
                         return -1;
