@@ -1,5 +1,5 @@
 /*
- * test_codec.c - the codecs of compressed all-to-alls (libnbo/codec.h,
+ * test_compression.c - the codecs of compressed all-to-alls (libnbo/codec.h,
  * docs/compression.md): each encoder and decoder directly on random and
  * adversarial blocks (subnormals, infinities, NaN, huge dynamic range,
  * zeros, constants, values at DBL_MAX), against the bound the docs state;
