@@ -11,6 +11,7 @@
  * compression queries, and the error strings.
  */
 #include <fftw3.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -147,6 +148,32 @@ static void codec_cases(void)
     c.codec_rate = 16;
     expect(have_zfp ? "codec zfp (built here)" : "codec zfp in a libnbo without zfp",
            create(8, 8, 8, 1, D, N, &c, NULL), have_zfp ? P3O_SUCCESS : P3O_ERR_CODEC);
+    if (have_zfp && nprocs >= 2) {
+        /* zfp refuses a block holding NaN (libnbo: NBO_ERR_CODEC from the
+         * wait): the transform fails with P3O_ERR_NBO on the ranks that
+         * meet it, completes its other exchanges, and the plan still works. */
+        p3o_plan_t zp;
+        int rc = create(8, 8, 8, 2, D, N, &c, &zp);
+        expect("zfp plan for the NaN case", rc, P3O_SUCCESS);
+        if (rc == P3O_SUCCESS) {
+            p3o_local_t l;
+            p3o_local_sizes(zp, &l);
+            void *x = fft_alloc_real(&l), *X = fft_alloc_complex(&l);
+            fft_fill(&l, x, fft_sine);
+            ((double *)x)[0] = NAN;
+            rc = p3o_forward(zp, x, X);
+            int any, all;
+            MPI_Allreduce(&rc, &any, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+            MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+            expect("zfp: forward of a field with a NaN fails on some rank",
+                   any == P3O_ERR_NBO && (all == P3O_SUCCESS || all == P3O_ERR_NBO) ? 0 : -1, 0);
+            fft_fill(&l, x, fft_sine);
+            expect("zfp plan works again after the NaN", p3o_forward(zp, x, X), P3O_SUCCESS);
+            fftw_free(x);
+            fftw_free(X);
+            p3o_plan_destroy(&zp);
+        }
+    }
     nbo_config_t cfg;
     nbo_config_init(&cfg);
     cfg.codec = NBO_CODEC_FP32;
