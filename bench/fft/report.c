@@ -219,7 +219,7 @@ void report_csv(FILE *f, const bench_row_t *rows, int nsizes, int nvariants, int
             const bench_row_t *r = &grp[i];
             derived_t d = derive(r, base);
             const p3o_timers_t *t = &r->m.t;
-            fprintf(f, "%d,%d,%d,%d,%d,%d,%d,%s,%s,%s,%s,%d,%.6f,", r->s.nx, r->s.ny, r->s.nz,
+            fprintf(f, "%d,%d,%d,%d,%d,%d,%d,%s,\"%s\",%s,%s,%d,%.6f,", r->s.nx, r->s.ny, r->s.nz,
                     r->s.nv, P, r->m.row, r->m.col, p3o_precision_name(r->s.prec), r->v.name,
                     r->m.ok ? r->m.engine : "-", r->m.ok ? r->m.progress : "-", r->m.ok,
                     r->m.ok ? r->m.time : 0.0);
