@@ -121,6 +121,8 @@ SUMMARY = {
     "p3o_roundtrip": "forward FFT, spectral operation and backward FFT as one pipeline",
     "p3o_local_sizes": "the pencils this rank owns",
     "p3o_nbo_comm": "the libnbo communicator of a PIPELINED_NBO plan",
+    "p3o_compression": "what a plan's compressed exchanges do: codec, bytes on the wire, error bounds",
+    "p3o_plan_describe": "one line describing a 3-D FFT plan",
     "p3o_timers": "time spent in each stage of the transforms",
     "p3o_mode_name": "names of modes and precisions",
     "p3o_mode_from_name": "parse mode and precision names",
@@ -341,6 +343,9 @@ ERRORS = {
         ("P3O_ERR_NBO", "PIPELINED_NBO: nbo_comm_create or nbo_alltoallv_init failed (p3o_last_error "
                         "says which, with nbo_strerror's message)."),
         ("P3O_ERR_CUDA", "options.device = 1 without CUDA or a GPU, or a CUDA or cuFFT call failed."),
+        ("P3O_ERR_CODEC", "options.codec where it cannot run: a mode other than PIPELINED_NBO, a GPU plan, "
+                          "a codec this libnbo lacks, a zfp rate outside 1..64, or an options.nbo_config "
+                          "whose codec differs."),
     ],
     "p3o_plan_destroy": [
         ("P3O_ERR_PLAN", "*plan is not a valid plan."),
@@ -360,6 +365,14 @@ ERRORS = {
     "p3o_nbo_comm": [
         ("P3O_ERR_PLAN", None),
         ("P3O_ERR_ARG", "comm is NULL."),
+    ],
+    "p3o_compression": [
+        ("P3O_ERR_PLAN", None),
+        ("P3O_ERR_ARG", "compression is NULL."),
+    ],
+    "p3o_plan_describe": [
+        ("P3O_ERR_PLAN", None),
+        ("P3O_ERR_ARG", "buf is NULL."),
     ],
     "p3o_timers": [
         ("P3O_ERR_PLAN", None),
@@ -966,6 +979,37 @@ void which_engine(p3o_plan_t plan)
         nbo_comm_query(comm, &info) == NBO_SUCCESS)
         printf("column transposes: engine %s, progress %s\n",
                nbo_engine_name(info.engine), nbo_progress_name(info.progress));
+}
+''',
+    "p3o_compression": r'''
+#include <math.h>
+#include <stdio.h>
+#include <p3dfft_overlap.h>
+
+/* Column exchanges as floats: half the bytes, a round trip within
+ * 1.7e-7 (relative 2-norm) of the exact one. */
+int lossy_plan(MPI_Comm comm, p3o_plan_t *plan)
+{
+    p3o_options_t opt;
+    p3o_options_init(&opt);
+    opt.codec = NBO_CODEC_FP32;
+    int rc = p3o_plan_create(comm, 128, 128, 128, 8, P3O_DOUBLE, P3O_PIPELINED_NBO, &opt, plan);
+    p3o_compression_t c;
+    if (rc == P3O_SUCCESS && p3o_compression(*plan, &c) == P3O_SUCCESS && !isinf(c.roundtrip_bound))
+        printf("%d compressed exchange(s) a leg, %.0f of %.0f bytes, round trip within %.1e\n",
+               c.exchanges, c.wire_bytes, c.raw_bytes, c.roundtrip_bound);
+    return rc;
+}
+''',
+    "p3o_plan_describe": r'''
+#include <stdio.h>
+#include <p3dfft_overlap.h>
+
+void log_plan(p3o_plan_t plan)
+{
+    char line[512];
+    if (p3o_plan_describe(plan, line, sizeof(line)) == P3O_SUCCESS)
+        printf("plan: %s\n", line);
 }
 ''',
     "p3o_timers": r'''
