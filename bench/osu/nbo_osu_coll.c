@@ -64,12 +64,13 @@ typedef struct options {
     int app_n, app_blocks; /* -n, -r                                     */
     double min_time;     /* -T                                           */
     const char *csv, *label;
+    const char *ref;     /* -C: the compute's length from this CSV         */
 } options_t;
 
 static const char usage[] =
     "usage: nbo_osu_coll [-c COLL[,COLL..]|all] [-m [MIN:]MAX | -m S1,S2,..] [-i N] [-x N]\n"
     "                    [-t CALLS] [-p] [-f] [-M osu,app] [-n N] [-r R] [-T SECONDS]\n"
-    "                    [-o FILE.csv] [-L LABEL]\n"
+    "                    [-o FILE.csv] [-L LABEL] [-C REF.csv]\n"
     "  -c   alltoall, allreduce, reduce_scatter_block, allgather, allgatherv, bcast or all\n"
     "       (default all).  A size is: bytes per peer (alltoall); the vector's bytes,\n"
     "       MPI_FLOAT, MPI_SUM (allreduce; reduce_scatter_block: the whole vector, a block\n"
@@ -87,7 +88,10 @@ static const char usage[] =
     "  -r   application loop: blocks of each kind (default 5; medians over them)\n"
     "  -T   at least this many seconds per OSU phase and per block (more iterations)\n"
     "  -o   CSV, one line per collective and size (rank 0)\n"
-    "  -L   a label for this configuration (header and CSV)\n";
+    "  -L   a label for this configuration (header and CSV)\n"
+    "  -C   application loop: compute as long as REF.csv's exchange-only time for the same\n"
+    "       collective and size (a CSV of another run, e.g. MPI alone), so that runs\n"
+    "       compare at the same compute; sizes not in it use this run's exchange\n";
 
 /* "64K", "1M", "65536"; 0 on error. */
 static size_t parse_size(const char *s, const char **end)
@@ -176,7 +180,7 @@ static int parse_options(int argc, char **argv, options_t *o)
     parse_colls("all", o);
     int c;
     const char *bad = NULL;
-    while (!bad && (c = getopt(argc, argv, "c:m:i:x:t:pfM:n:r:T:o:L:h")) != -1) {
+    while (!bad && (c = getopt(argc, argv, "c:m:i:x:t:pfM:n:r:T:o:L:C:h")) != -1) {
         switch (c) {
         case 'c':
             if (parse_colls(optarg, o) != 0)
@@ -234,6 +238,9 @@ static int parse_options(int argc, char **argv, options_t *o)
         case 'L':
             o->label = optarg;
             break;
+        case 'C':
+            o->ref = optarg;
+            break;
         case 'h':
             if (rank == 0)
                 fputs(usage, stdout);
@@ -256,6 +263,91 @@ static int parse_options(int argc, char **argv, options_t *o)
         for (size_t s = 1; s <= o->max_size && o->nsizes < MAX_SIZES; s *= 2)
             if (s >= o->min_size)
                 o->sizes[o->nsizes++] = s;
+    return 0;
+}
+
+/* ------------------------------------------------------------ reference */
+
+/* -C: exchange-only times (us) by collective and size, read by rank 0
+ * from another run's CSV and given to every rank. */
+#define MAX_REF (OC_N * MAX_SIZES)
+static struct {
+    int coll[MAX_REF];
+    double size[MAX_REF], us[MAX_REF];
+    int n;
+} ref;
+
+/* Field k (0-based) of a CSV line, copied into out. */
+static int csv_field(const char *line, int k, char *out, size_t len)
+{
+    const char *p = line;
+    for (int i = 0; i < k; i++) {
+        p = strchr(p, ',');
+        if (!p)
+            return -1;
+        p++;
+    }
+    size_t n = strcspn(p, ",\n");
+    if (n >= len)
+        return -1;
+    memcpy(out, p, n);
+    out[n] = '\0';
+    return 0;
+}
+
+static int csv_column(const char *header, const char *name)
+{
+    char f[64];
+    for (int k = 0; csv_field(header, k, f, sizeof f) == 0; k++)
+        if (strcmp(f, name) == 0)
+            return k;
+    return -1;
+}
+
+/* 0, or -1 with the reason printed (rank 0). */
+static int read_ref(const char *path)
+{
+    int ok = 1;
+    if (rank == 0) {
+        FILE *f = fopen(path, "r");
+        char line[1024];
+        int kc = -1, ks = -1, ku = -1;
+        if (!f || !fgets(line, sizeof line, f)) {
+            fprintf(stderr, "nbo_osu_coll: -C %s: %s\n", path, f ? "empty" : strerror(errno));
+            ok = 0;
+        } else {
+            kc = csv_column(line, "coll"), ks = csv_column(line, "size");
+            ku = csv_column(line, "app_exchange_us");
+            if (kc < 0 || ks < 0 || ku < 0) {
+                fprintf(stderr, "nbo_osu_coll: -C %s: not a CSV of nbo_osu_coll -o\n", path);
+                ok = 0;
+            }
+        }
+        while (ok && ref.n < MAX_REF && fgets(line, sizeof line, f)) {
+            char c[64], sz[32], us[32];
+            oc_coll_t coll;
+            if (csv_field(line, kc, c, sizeof c) || csv_field(line, ks, sz, sizeof sz) ||
+                csv_field(line, ku, us, sizeof us) || oc_parse(c, &coll) != 0)
+                continue;
+            double v = strtod(us, NULL);
+            if (v <= 0)
+                continue;
+            ref.coll[ref.n] = (int)coll, ref.size[ref.n] = strtod(sz, NULL), ref.us[ref.n++] = v;
+        }
+        if (f)
+            fclose(f);
+    }
+    MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Bcast(&ref, sizeof ref, MPI_BYTE, 0, MPI_COMM_WORLD);
+    return ok ? 0 : -1;
+}
+
+/* The reference's exchange-only seconds for c and size, 0 if none. */
+static double ref_exchange(oc_coll_t c, size_t size)
+{
+    for (int i = 0; i < ref.n; i++)
+        if (ref.coll[i] == (int)c && ref.size[i] == (double)size)
+            return ref.us[i] * 1e-6;
     return 0;
 }
 
@@ -317,6 +409,7 @@ typedef struct row {
     int app_n, app_blocks;
     double app_comp, app_exch, app_block, app_ovl;            /* us per iteration */
     double hidden, nb_vs_blocking, comp_vs_idle;
+    int ref;                  /* the compute's length came from -C        */
     long served, errors;
 } row_t;
 
@@ -473,7 +566,9 @@ static void measure(oc_coll_t c, size_t size, const options_t *o, row_t *r)
         } else {
             exch = agree_max(exch);
         }
-        app_part(&op, o, exch, r);
+        double from_ref = ref_exchange(c, size);
+        r->ref = from_ref > 0;
+        app_part(&op, o, from_ref > 0 ? from_ref : exch, r);
     }
     /* The data once more, after every timed operation. */
     oc_fill(&op);
@@ -523,6 +618,9 @@ static void print_app(const row_t *rows, int n, oc_coll_t c, const options_t *o)
            "each;\n# the slowest rank's block, medians, us per iteration; Hidden = (Compute + "
            "Exchange - Overlapped) / Exchange)\n",
            oc_mpi_name(c, 0), rows[0].app_blocks);
+    if (o->ref)
+        printf("# compute: as long as %s's exchange-only time (-C)%s\n", o->ref,
+               rows[0].ref ? "" : "; not found there: this run's");
     printf("%-10s%*s%*s%*s%*s%*s%*s%*s%*s\n", "# Size", 6, "N", 15, "Compute(us)", 15,
            "Exchange(us)", 16, "Overlapped(us)", 11, "Hidden(%)", 15, "Blocking(us)", 13,
            "NB/Blocking", 14, "Compute/idle");
@@ -601,6 +699,10 @@ int main(int argc, char **argv)
     if (prc != 0) {
         MPI_Finalize();
         return prc > 0 ? 0 : 2;
+    }
+    if (o.ref && read_ref(o.ref) != 0) {
+        MPI_Finalize();
+        return 2;
     }
     rate = busy_calibrate();
 
