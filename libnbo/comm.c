@@ -30,7 +30,8 @@ static int agree_bounded(MPI_Comm comm, int rc, int timeout_ms)
     if (!a)
         return NBO_ERR_NOMEM;
     a->in = a->out = rc;
-    if (MPI_Iallreduce(&a->in, &a->out, 1, MPI_INT, MPI_MIN, comm, &a->req) != MPI_SUCCESS) {
+    /* PMPI_: libnbo-mpi serves MPI_Iallreduce, and must not see libnbo's own. */
+    if (PMPI_Iallreduce(&a->in, &a->out, 1, MPI_INT, MPI_MIN, comm, &a->req) != MPI_SUCCESS) {
         free(a);
         return NBO_ERR_MPI;
     }

@@ -237,11 +237,61 @@ int pm_run_begin(nbo_request_t req, pm_comm_t *pc, pm_pop_t *pop, MPI_Request *h
 
 /* ------------------------------------------------------ persistent ops */
 
+/* Shells are kept for reuse, not freed, until MPI_Finalize: MPICH 4.0.2
+ * hangs in the next MPI_Wait of its own persistent collective (a derived
+ * type with a user op) once an inactive persistent request was freed. */
+typedef struct shell {
+    MPI_Request h;
+    struct shell *next;
+} shell_t;
+static shell_t *spare_shells;
+
+static int shell_take(MPI_Request *h)
+{
+    pthread_mutex_lock(&pm_mutex);
+    shell_t *s = spare_shells;
+    if (s)
+        spare_shells = s->next;
+    pthread_mutex_unlock(&pm_mutex);
+    if (!s)
+        return PMPI_Recv_init(NULL, 0, MPI_BYTE, MPI_PROC_NULL, 0, MPI_COMM_SELF, h);
+    *h = s->h;
+    free(s);
+    return MPI_SUCCESS;
+}
+
+static void shell_give(MPI_Request h)
+{
+    shell_t *s = malloc(sizeof(*s));
+    if (!s) {
+        PMPI_Request_free(&h);
+        return;
+    }
+    s->h = h;
+    pthread_mutex_lock(&pm_mutex);
+    s->next = spare_shells;
+    spare_shells = s;
+    pthread_mutex_unlock(&pm_mutex);
+}
+
+static void shells_free(void)
+{
+    pthread_mutex_lock(&pm_mutex);
+    shell_t *s = spare_shells;
+    spare_shells = NULL;
+    pthread_mutex_unlock(&pm_mutex);
+    while (s) {
+        shell_t *next = s->next;
+        PMPI_Request_free(&s->h);
+        free(s);
+        s = next;
+    }
+}
+
 int pm_pop_create(nbo_request_t req, pm_comm_t *pc, MPI_Request *handle)
 {
     pm_pop_t *pop = calloc(1, sizeof(*pop));
-    int rc = pop ? PMPI_Recv_init(NULL, 0, MPI_BYTE, MPI_PROC_NULL, 0, MPI_COMM_SELF, &pop->shell)
-                 : MPI_ERR_NO_MEM;
+    int rc = pop ? shell_take(&pop->shell) : MPI_ERR_NO_MEM;
     if (rc != MPI_SUCCESS) {
         nbo_request_free(&req);
         free(pop);
@@ -283,7 +333,7 @@ void pm_pop_destroy(pm_pop_t *pop)
     pop->comm->refs--;
     pthread_mutex_unlock(&pm_mutex);
     nbo_request_free(&pop->req);
-    PMPI_Request_free(&pop->shell);
+    shell_give(pop->shell);
     atomic_fetch_sub(&pm_live_ops, 1);
     free(pop);
 }
@@ -294,8 +344,10 @@ void pm_pop_destroy_all(void)
         pthread_mutex_lock(&pm_mutex);
         pm_pop_t *pop = pops;
         pthread_mutex_unlock(&pm_mutex);
-        if (!pop)
+        if (!pop) {
+            shells_free();
             return;
+        }
         if (pop->run) {
             /* Still active at MPI_Finalize (erroneous): finish it, and
              * cut it loose from the op so its free_fn cannot touch it. */

@@ -23,7 +23,6 @@
 
 #include "pmpi.h"
 
-#define PM_EXPORT __attribute__((visibility("default")))
 #define SMALL 32
 
 static pm_pop_t *pop_of(MPI_Request h)

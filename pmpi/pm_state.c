@@ -19,8 +19,6 @@
 
 #include "pmpi.h"
 
-#define PM_EXPORT __attribute__((visibility("default")))
-
 pm_settings_t pm_cfg;
 pthread_mutex_t pm_mutex = PTHREAD_MUTEX_INITIALIZER;
 atomic_long pm_served, pm_live_comms, pm_live_ops;
@@ -34,12 +32,52 @@ static int env_is(const char *name, const char *a, const char *b)
     return v && (strcmp(v, a) == 0 || (b && strcmp(v, b) == 0));
 }
 
+/* NBO_PMPI_COLLS names, and what is served when it is unset. */
+static const struct {
+    const char *name;
+    unsigned bits;
+} coll_names[] = {
+    {"alltoall", PM_ALLTOALL},
+    {"allreduce", PM_ALLREDUCE},
+    {"reduce_scatter_block", PM_REDUCE_SCATTER_BLOCK},
+    {"allgather", PM_ALLGATHER},
+    {"bcast", PM_BCAST},
+    {"all", PM_ALLTOALL | PM_ALLREDUCE | PM_REDUCE_SCATTER_BLOCK | PM_ALLGATHER | PM_BCAST},
+    {"none", 0},
+};
+#define PM_COLLS_DEFAULT \
+    (PM_ALLTOALL | PM_ALLREDUCE | PM_REDUCE_SCATTER_BLOCK | PM_ALLGATHER | PM_BCAST)
+
+/* A comma-separated list of coll_names; an unknown name is said on stderr
+ * (whatever NBO_PMPI_LOG says: a typo must not pass unseen) and skipped. */
+static unsigned colls_parse(const char *list)
+{
+    unsigned bits = 0;
+    char buf[256];
+    snprintf(buf, sizeof(buf), "%s", list);
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+        size_t k = 0;
+        while (k < sizeof(coll_names) / sizeof(coll_names[0]) && strcmp(t, coll_names[k].name))
+            k++;
+        if (k < sizeof(coll_names) / sizeof(coll_names[0]))
+            bits |= coll_names[k].bits;
+        else
+            fprintf(stderr, "libnbo-mpi: NBO_PMPI_COLLS: unknown collective '%s' ignored "
+                            "(alltoall, allreduce, reduce_scatter_block, allgather, bcast, "
+                            "all, none)\n", t);
+    }
+    return bits;
+}
+
 static void settings_read(void)
 {
     pm_cfg.enabled = !env_is("NBO_PMPI", "off", "0");
     pm_cfg.log = env_is("NBO_PMPI_LOG", "1", "yes");
     pm_cfg.blocking = env_is("NBO_PMPI_BLOCKING", "1", "on");
     pm_cfg.want_multiple = pm_cfg.enabled && !env_is("NBO_PROGRESS", "inline", NULL);
+    const char *colls = getenv("NBO_PMPI_COLLS");
+    pm_cfg.colls = colls ? colls_parse(colls) : PM_COLLS_DEFAULT;
 }
 
 void pm_settings_load(void) { pthread_once(&settings_once, settings_read); }
@@ -77,10 +115,27 @@ int pm_error(MPI_Comm comm, int nbo_err)
     return code;
 }
 
+/* Under NBO_PMPI_LOG, rank 0 says which collectives libnbo may serve. */
+static void log_colls(void)
+{
+    int rank = 0;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (!pm_cfg.log || rank != 0)
+        return;
+    char line[160] = "";
+    for (size_t k = 0; k < sizeof(coll_names) / sizeof(coll_names[0]); k++)
+        if (__builtin_popcount(coll_names[k].bits) == 1 && (pm_cfg.colls & coll_names[k].bits))
+            snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s%s",
+                     *line ? "," : "", coll_names[k].name);
+    pm_log("collectives libnbo may serve (NBO_PMPI_COLLS): %s", *line ? line : "none");
+}
+
 static void after_init(int provided)
 {
-    if (pm_cfg.enabled)
+    if (pm_cfg.enabled) {
         pm_errors_init();
+        log_colls();
+    }
     if (pm_cfg.want_multiple && provided < MPI_THREAD_MULTIPLE)
         pm_log("MPI provides thread level %d, not MPI_THREAD_MULTIPLE: "
                "libnbo progresses inline (inside MPI calls)", provided);
@@ -91,8 +146,8 @@ PM_EXPORT int MPI_Init(int *argc, char ***argv)
     pm_settings_load();
     if (!pm_cfg.want_multiple) {
         int rc = PMPI_Init(argc, argv);
-        if (rc == MPI_SUCCESS && pm_cfg.enabled)
-            pm_errors_init();
+        if (rc == MPI_SUCCESS)
+            after_init(MPI_THREAD_SINGLE);
         return rc;
     }
     int provided = MPI_THREAD_SINGLE;

@@ -6,7 +6,12 @@
  *   pm_table.c     handle table: MPI_Request -> what libnbo-mpi owns
  *   pm_comm.c      lazy nbo communicator per MPI communicator (attribute)
  *   pm_greq.c      runs: one libnbo request behind one generalized request
- *   pm_coll.c      MPI_Ialltoall(v), MPI_Alltoall(v)_init, blocking forms
+ *   pm_coll.c      what every served collective shares: the switch, the
+ *                  fallback to MPI, handing the request over
+ *   pm_alltoall.c  MPI_Ialltoall(v), MPI_Alltoall(v)_init, blocking forms
+ *   pm_reduce.c    MPI_Iallreduce, MPI_Ireduce_scatter_block, their _init
+ *   pm_allgather.c MPI_Iallgather(v), MPI_Allgather(v)_init
+ *   pm_bcast.c     MPI_Ibcast, MPI_Bcast_init
  *   pm_requests.c  MPI_Start*, Wait*, Test*, Request_free, Cancel, ...:
  *                  persistent handles swapped for their current run; waits
  *                  that keep both MPI and libnbo progressing; errors
@@ -24,6 +29,8 @@
 
 #include "nbo.h"
 
+#define PM_EXPORT __attribute__((visibility("default")))
+
 /* ------------------------------------------------------------ settings */
 
 typedef struct pm_settings {
@@ -31,7 +38,18 @@ typedef struct pm_settings {
     int log;       /* NBO_PMPI_LOG=1: a line per communicator       */
     int blocking;  /* NBO_PMPI_BLOCKING=1: serve MPI_Alltoall(v) too */
     int want_multiple; /* ask MPI_Init for MPI_THREAD_MULTIPLE       */
+    unsigned colls; /* NBO_PMPI_COLLS: the pm_coll_t served          */
 } pm_settings_t;
+
+/* The collectives libnbo may serve, one bit each (NBO_PMPI_COLLS names).
+ * A bit covers the whole family: v-forms, persistent forms. */
+typedef enum {
+    PM_ALLTOALL             = 1u << 0,
+    PM_ALLREDUCE            = 1u << 1,
+    PM_REDUCE_SCATTER_BLOCK = 1u << 2,
+    PM_ALLGATHER            = 1u << 3,
+    PM_BCAST                = 1u << 4
+} pm_coll_t;
 
 extern pm_settings_t pm_cfg;
 extern pthread_mutex_t pm_mutex;
@@ -127,6 +145,36 @@ void pm_pop_destroy(pm_pop_t *pop);
 
 /* Free every inactive persistent op still alive (MPI_Finalize). */
 void pm_pop_destroy_all(void);
+
+/* -------------------------------------------------------- collectives */
+
+/* The persistent collectives are MPI 4.0's MPI_<Name>_init; an MPI 3.1
+ * library may offer them as an extension that programs call instead: Open
+ * MPI 4.1's MPIX_<Name>_init (mpi-ext.h, "pcollreq").  The library serves
+ * whichever names this MPI has (meson.build checks). */
+#if NBO_PMPI_COLL_INIT
+#define PM_HAVE_INIT 1
+#define PM_INIT(name)   MPI_##name##_init
+#define PMPI_INIT(name) PMPI_##name##_init
+#elif NBO_PMPI_MPIX_COLL_INIT
+#include <mpi-ext.h>
+#define PM_HAVE_INIT 1
+#define PM_INIT(name)   MPIX_##name##_init
+#define PMPI_INIT(name) PMPIX_##name##_init
+#endif
+
+/* The state serving a call of collective coll on comm; NULL when MPI
+ * serves it (coll switched off, library inactive, comm not served). */
+pm_comm_t *pm_comm_for(MPI_Comm comm, pm_coll_t coll);
+
+/* Does MPI serve the call libnbo answered rc?  Yes without state (pc NULL)
+ * and for arguments MPI should judge itself (logged, naming `call`). */
+int pm_declined(const pm_comm_t *pc, int rc, const char *call);
+
+/* Hand a libnbo request (started, or persistent and inactive) to the
+ * application as *request; a libnbo failure is an MPI error on comm. */
+int pm_serve(MPI_Comm comm, pm_comm_t *pc, int rc, nbo_request_t req, int persistent,
+             MPI_Request *request);
 
 /* ------------------------------------------------------------- table */
 

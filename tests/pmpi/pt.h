@@ -14,8 +14,13 @@
  * them calls those there, as these do. */
 #if MPI_VERSION < 4 && defined(OPEN_MPI)
 #include <mpi-ext.h>
-#define MPI_Alltoall_init  MPIX_Alltoall_init
-#define MPI_Alltoallv_init MPIX_Alltoallv_init
+#define MPI_Alltoall_init             MPIX_Alltoall_init
+#define MPI_Alltoallv_init            MPIX_Alltoallv_init
+#define MPI_Allreduce_init            MPIX_Allreduce_init
+#define MPI_Reduce_scatter_block_init MPIX_Reduce_scatter_block_init
+#define MPI_Allgather_init            MPIX_Allgather_init
+#define MPI_Allgatherv_init           MPIX_Allgatherv_init
+#define MPI_Bcast_init                MPIX_Bcast_init
 #endif
 
 extern int pt_rank, pt_size;

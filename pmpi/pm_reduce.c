@@ -1,0 +1,88 @@
+/*
+ * pm_reduce.c - MPI_Iallreduce, MPI_Ireduce_scatter_block and their
+ * persistent forms (pm_coll.c has the rules every entry point shares).
+ * libnbo applies the op with MPI_Reduce_local, so user ops work; an op
+ * libnbo refuses (NBO_ERR_OP) goes to MPI, which judges it.
+ *
+ * A derived datatype goes to MPI: libnbo reduces with its own duplicate of
+ * the type (the program may free its handle while the reduction runs), and
+ * a user op's function would then see a handle the program never made; a
+ * function that tells its types apart by handle would compute wrong.
+ */
+#include "pmpi.h"
+
+/* MPI serves reductions on derived datatypes (above). */
+static pm_comm_t *reduction_comm(MPI_Comm comm, pm_coll_t coll, MPI_Datatype type,
+                                 const char *call)
+{
+    pm_comm_t *pc = pm_comm_for(comm, coll);
+    int ni, na, nt, combiner = MPI_COMBINER_NAMED;
+    if (pc && type != MPI_DATATYPE_NULL &&
+        PMPI_Type_get_envelope(type, &ni, &na, &nt, &combiner) == MPI_SUCCESS &&
+        combiner != MPI_COMBINER_NAMED) {
+        pm_log("%s on a derived datatype: MPI serves it (its op must see the program's "
+               "own handle)", call);
+        return NULL;
+    }
+    return pc;
+}
+
+PM_EXPORT int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count,
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                             MPI_Request *request)
+{
+    pm_comm_t *pc = reduction_comm(comm, PM_ALLREDUCE, datatype, "MPI_Iallreduce");
+    nbo_request_t req = NBO_REQUEST_NULL;
+    int rc = pc ? nbo_iallreduce(sendbuf, recvbuf, count, datatype, op, pc->nc, &req)
+                : NBO_ERR_COMM;
+    if (pm_declined(pc, rc, "MPI_Iallreduce"))
+        return PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
+    return pm_serve(comm, pc, rc, req, 0, request);
+}
+
+PM_EXPORT int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                        MPI_Request *request)
+{
+    pm_comm_t *pc = reduction_comm(comm, PM_REDUCE_SCATTER_BLOCK, datatype,
+                                   "MPI_Ireduce_scatter_block");
+    nbo_request_t req = NBO_REQUEST_NULL;
+    int rc = pc ? nbo_ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, pc->nc,
+                                            &req)
+                : NBO_ERR_COMM;
+    if (pm_declined(pc, rc, "MPI_Ireduce_scatter_block"))
+        return PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm,
+                                          request);
+    return pm_serve(comm, pc, rc, req, 0, request);
+}
+
+#ifdef PM_HAVE_INIT
+PM_EXPORT int PM_INIT(Allreduce)(const void *sendbuf, void *recvbuf, int count,
+                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                 MPI_Request *request)
+{
+    pm_comm_t *pc = reduction_comm(comm, PM_ALLREDUCE, datatype, "MPI_Allreduce_init");
+    nbo_request_t req = NBO_REQUEST_NULL;
+    int rc = pc ? nbo_allreduce_init(sendbuf, recvbuf, count, datatype, op, pc->nc, &req)
+                : NBO_ERR_COMM;
+    if (pm_declined(pc, rc, "MPI_Allreduce_init"))
+        return PMPI_INIT(Allreduce)(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+    return pm_serve(comm, pc, rc, req, 1, request);
+}
+
+PM_EXPORT int PM_INIT(Reduce_scatter_block)(const void *sendbuf, void *recvbuf, int recvcount,
+                                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                            MPI_Info info, MPI_Request *request)
+{
+    pm_comm_t *pc = reduction_comm(comm, PM_REDUCE_SCATTER_BLOCK, datatype,
+                                   "MPI_Reduce_scatter_block_init");
+    nbo_request_t req = NBO_REQUEST_NULL;
+    int rc = pc ? nbo_reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op,
+                                                pc->nc, &req)
+                : NBO_ERR_COMM;
+    if (pm_declined(pc, rc, "MPI_Reduce_scatter_block_init"))
+        return PMPI_INIT(Reduce_scatter_block)(sendbuf, recvbuf, recvcount, datatype, op, comm,
+                                               info, request);
+    return pm_serve(comm, pc, rc, req, 1, request);
+}
+#endif
