@@ -29,7 +29,7 @@
 #   async  / ompi-pt  MPICH: MPIR_CVAR_ASYNC_PROGRESS=1; Open MPI:
 #                     OMPI_MCA_btl_tcp_progress_thread=1
 #   libnbo            env LD_PRELOAD=BUILD/pmpi/libnbo-mpi.so, every
-#                     collective served (NBO_PMPI_COLLS, below), NBO_PMPI_LOG=1
+#                     collective served (NBO_PMPI_COLLS=all), NBO_PMPI_LOG=1
 #                     on the first run
 # The last two compute, in the application loop, as long as the first one's
 # exchange took (nbo_osu_coll -C), so all three compare at the same compute.
@@ -52,8 +52,9 @@ ceiling=1
 colls=alltoall,allreduce,reduce_scatter_block,allgather,allgatherv,bcast
 sizes=64K,1M,4M
 bench_opts=(-i 10 -x 2 -n 5 -r 5 -T 0.25)
-# libnbo-mpi serves these in the libnbo configuration whatever its default.
-served_colls=${NBO_OSU_SERVED:-alltoall,allreduce,reduce_scatter_block,allgather,allgatherv,bcast}
+# libnbo-mpi serves every collective in the libnbo configuration, whatever
+# its default (NBO_OSU_SERVED: another NBO_PMPI_COLLS list).
+served_colls=${NBO_OSU_SERVED:-all}
 
 while [ $# -gt 0 ]; do
     case "$1" in
