@@ -102,7 +102,15 @@ exec 9>/run/lock/nbo-cluster.lock
 flock -w 900 9 || { echo "osu/run.sh: emulated cluster busy" >&2; exit 1; }
 export NBO_CLUSTER_LOCKED=$$
 child=
-on_cluster() { "$CLUSTER" exec "$@" & child=$!; local rc=0; wait $child || rc=$?; child=; return $rc; }
+# Jobs run in the background and are waited for, so that a signal runs the
+# trap at once; the trap ends the job, then takes the cluster down.  envs:
+# the configuration's variables (nbo-cluster.sh passes NBO_*, MPIR_CVAR_*
+# and, under Open MPI, OMPI_MCA_* on to the ranks).
+envs=()
+on_cluster() {
+    env ${envs[@]+"${envs[@]}"} "$CLUSTER" exec "$@" & child=$!
+    local rc=0; wait $child || rc=$?; child=; return $rc
+}
 trap 'rc=$?; trap - EXIT; trap "" PIPE; set +e
       [ -z "$child" ] || kill -TERM "$child" 2>/dev/null
       "$CLUSTER" down 2>/dev/null; exit $rc' EXIT
@@ -121,19 +129,21 @@ run_config() { # label coll first
     local cmd=("$bin" -c "$coll" -m "$sizes" "${bench_opts[@]}" -L "$label" -o "$csv")
     [ "$label" = "${labels[0]}" ] || ref=(-C "$outdir/${labels[0]}-$coll.csv")
     rm -f "$csv"
-    (
-        case "$label" in
-        async) export MPIR_CVAR_ASYNC_PROGRESS=1 ;;
-        ompi-pt) export OMPI_MCA_btl_tcp_progress_thread=1 ;;
-        libnbo)
-            export NBO_PMPI_COLLS=$served_colls
-            [ "$first" = 1 ] && export NBO_PMPI_LOG=1
-            cmd=(env "LD_PRELOAD=$lib" "${cmd[@]}")
-            ;;
-        esac
-        on_cluster -N "$hosts" -k "$per_host" -t 900 -d '^# nbo_osu_coll: done' -g 10 -- \
-            "${cmd[@]}" "${ref[@]}"
-    ) 2>&1 | tee "$outdir/$label-$coll.log"
+    envs=()
+    case "$label" in
+    async) envs=(MPIR_CVAR_ASYNC_PROGRESS=1) ;;
+    ompi-pt) envs=(OMPI_MCA_btl_tcp_progress_thread=1) ;;
+    libnbo)
+        envs=("NBO_PMPI_COLLS=$served_colls")
+        [ "$first" = 1 ] && envs+=(NBO_PMPI_LOG=1)
+        # In the ranks only, not in mpiexec and the launcher.
+        cmd=(env "LD_PRELOAD=$lib" "${cmd[@]}")
+        ;;
+    esac
+    on_cluster -N "$hosts" -k "$per_host" -t 900 -d '^# nbo_osu_coll: done' -g 10 -- \
+        "${cmd[@]}" ${ref[@]+"${ref[@]}"} > >(tee "$outdir/$label-$coll.log") 2>&1 ||
+        echo "osu/run.sh: $label $coll ended with an error" >&2
+    envs=()
     [ -s "$csv" ] || echo "osu/run.sh: $label $coll wrote no rows" >&2
 }
 
@@ -151,8 +161,8 @@ if [ "$ceiling" = 1 ] && [ -x "$overlap" ]; then
     echo
     echo "######## socket ceiling (nbo_overlap -M ceiling: the same bytes as an all-to-all of each size over plain TCP)"
     on_cluster -N "$hosts" -k "$per_host" -t 600 -d '^# nbo_overlap: done' -g 10 -- \
-        "$overlap" -S "$sizes" -M ceiling -i 10 -x 2 -b 20 -T 0.25 -V -o "$outdir/ceiling.csv" 2>&1 |
-        tee "$outdir/ceiling.log" || echo "osu/run.sh: the ceiling run failed" >&2
+        "$overlap" -S "$sizes" -M ceiling -i 10 -x 2 -b 20 -T 0.25 -V -o "$outdir/ceiling.csv" \
+        > >(tee "$outdir/ceiling.log") 2>&1 || echo "osu/run.sh: the ceiling run failed" >&2
 fi
 echo "# machine load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
