@@ -17,7 +17,8 @@
  *   app      the application loop: blocks of N back-to-back iterations,
  *            no barrier inside a block, of
  *              compute      a fixed amount of work (busy loop) calibrated to
- *                           take as long as the exchange
+ *                           take as long as a block of back-to-back
+ *                           exchanges took per iteration (or -C's)
  *              exchange     start; wait
  *              blocking     the blocking call (MPI_Allreduce, ...)
  *              overlapped   start; the same work; wait
@@ -486,21 +487,34 @@ static void run_block(int kind, oc_op_t *op, int n, long units)
 
 /* The application loop: blocks of each kind in rotating order, so that a
  * shared machine's drift falls on all kinds alike; medians. */
-static void app_part(oc_op_t *op, const options_t *o, double exch, row_t *r)
+static void app_part(oc_op_t *op, const options_t *o, double probe, double ref_s, row_t *r)
 {
-    long units = (long)(exch * rate);
-    if (units < 1)
-        units = 1;
     int n = o->app_n;
-    if (o->min_time > 0 && exch > 0 && o->min_time / exch > n)
-        n = o->min_time / exch < MAX_ITERS ? (int)ceil(o->min_time / exch) : MAX_ITERS;
+    if (o->min_time > 0 && probe > 0 && o->min_time / probe > n)
+        n = o->min_time / probe < MAX_ITERS ? (int)ceil(o->min_time / probe) : MAX_ITERS;
     int R = o->app_blocks;
     r->app_n = n, r->app_blocks = R;
 
-    for (int k = 0; k < K_N; k++) { /* warm-up: one of each */
-        MPI_Barrier(world);
-        run_block(k, op, 1, units);
-    }
+    /* The compute lasts as long as this loop's own exchange: a block of
+     * them back to back (after one of each form), the slowest rank's time
+     * per iteration; or as long as -C's reference. */
+    MPI_Barrier(world);
+    run_block(K_EXCHANGE, op, 1, 0);
+    MPI_Barrier(world);
+    run_block(K_BLOCKING, op, 1, 0);
+    MPI_Barrier(world);
+    double t_cal = now_s();
+    run_block(K_EXCHANGE, op, n, 0);
+    double exch = agree_max((now_s() - t_cal) / n);
+    long units = (long)((ref_s > 0 ? ref_s : exch) * rate);
+    if (units < 1)
+        units = 1;
+    r->ref = ref_s > 0;
+    MPI_Barrier(world);
+    run_block(K_COMPUTE, op, 1, units);
+    MPI_Barrier(world);
+    run_block(K_OVERLAPPED, op, 1, units);
+
     double t[K_N][MAX_BLOCKS], own_comp[MAX_BLOCKS];
     for (int b = 0; b < R; b++)
         for (int j = 0; j < K_N; j++) {
@@ -549,27 +563,8 @@ static void measure(oc_coll_t c, size_t size, const options_t *o, row_t *r)
 
     if (o->osu)
         osu_part(&op, o, probe, r);
-    if (o->app) {
-        /* The compute lasts as long as the exchange: OSU's pure latency
-         * (slowest rank) when measured, else a few exchanges' median. */
-        double exch = r->pure * 1e-6;
-        if (!o->osu) {
-            double v[5];
-            for (int i = 0; i < 5; i++) {
-                MPI_Barrier(world);
-                double t0 = now_s();
-                CHECK(oc_start(&op), "start", c);
-                CHECK(oc_wait(&op), "wait", c);
-                v[i] = agree_max(now_s() - t0);
-            }
-            exch = median(v, 5);
-        } else {
-            exch = agree_max(exch);
-        }
-        double from_ref = ref_exchange(c, size);
-        r->ref = from_ref > 0;
-        app_part(&op, o, from_ref > 0 ? from_ref : exch, r);
-    }
+    if (o->app)
+        app_part(&op, o, probe, ref_exchange(c, size), r);
     /* The data once more, after every timed operation. */
     oc_fill(&op);
     MPI_Barrier(world);
