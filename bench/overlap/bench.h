@@ -12,6 +12,7 @@
 #include <mpi.h>
 #include <stddef.h>
 
+#include "busy.h" /* now_s, cpu_s and the work (bench/common) */
 #include "nbo.h"
 
 #define BENCH_MAX_CONC 64   /* most concurrent all-to-alls (-c) */
@@ -154,8 +155,6 @@ int  method_barrier(method_t *m, MPI_Comm comm);
 
 /* ------------------------------------------------------------- compute */
 
-double now_s(void);             /* monotonic seconds, also before MPI_Init */
-double cpu_s(void);             /* process CPU time, all threads */
 /* Busy compute until `seconds` of wall time have passed (OSU's dummy
  * compute), with `tests` method_test calls spread over it.  Returns the time
  * spent in the test calls. */

@@ -148,9 +148,15 @@ int ucx_engine_post(nbo_engine_comm_t *ec, nbo_exec_t *x, int first, int n)
         queue_done(op, rc);
         queued = 1;
     }
-    /* A sleeping progress thread learns of the inline completions when one
-     * of the operations still in flight wakes it; if none is, wake it now. */
-    if (queued && !in_flight)
+    /* Wake a sleeping progress thread for whatever was posted: for the
+     * inline completions, and for the operations still in flight, whose
+     * next step UCX may take only inside ucp_worker_progress without any
+     * event on the armed descriptor (a TCP send that did not fit the socket,
+     * a rendezvous) - the thread would sleep until its idle timeout, 1 s.
+     * Only a thread other than the caller that armed the worker and sleeps
+     * is signalled: none while the application drives (nbo_wait), one per
+     * post call otherwise (tests/ucx/test_ucx_wake.c). */
+    if (queued || in_flight)
         ucx_wake_sleeper();
     return NBO_SUCCESS;
 }
