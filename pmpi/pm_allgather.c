@@ -23,7 +23,7 @@ PM_EXPORT int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype s
                               void *recvbuf, const int recvcounts[], const int displs[],
                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    pm_comm_t *pc = pm_comm_for(comm, PM_ALLGATHER);
+    pm_comm_t *pc = pm_comm_for(comm, PM_ALLGATHERV);
     nbo_request_t req = NBO_REQUEST_NULL;
     int rc = pc ? nbo_iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                   recvtype, pc->nc, &req)
@@ -55,7 +55,7 @@ PM_EXPORT int PM_INIT(Allgatherv)(const void *sendbuf, int sendcount, MPI_Dataty
                                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                   MPI_Request *request)
 {
-    pm_comm_t *pc = pm_comm_for(comm, PM_ALLGATHER);
+    pm_comm_t *pc = pm_comm_for(comm, PM_ALLGATHERV);
     nbo_request_t req = NBO_REQUEST_NULL;
     int rc = pc ? nbo_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
                                       displs, recvtype, pc->nc, &req)

@@ -42,13 +42,14 @@ typedef struct pm_settings {
 } pm_settings_t;
 
 /* The collectives libnbo may serve, one bit each (NBO_PMPI_COLLS names).
- * A bit covers the whole family: v-forms, persistent forms. */
+ * A bit covers the persistent forms too, and alltoall covers alltoallv. */
 typedef enum {
     PM_ALLTOALL             = 1u << 0,
     PM_ALLREDUCE            = 1u << 1,
     PM_REDUCE_SCATTER_BLOCK = 1u << 2,
     PM_ALLGATHER            = 1u << 3,
-    PM_BCAST                = 1u << 4
+    PM_BCAST                = 1u << 4,
+    PM_ALLGATHERV           = 1u << 5
 } pm_coll_t;
 
 extern pm_settings_t pm_cfg;

@@ -9,7 +9,8 @@
  *
  *   --expect=nbo|mpi    served by libnbo or not (pt.h)
  *   --served=LIST       with --expect=nbo: the collectives NBO_PMPI_COLLS
- *                       serves (default all); the others must not be
+ *                       serves, by its names (default: all of them); the
+ *                       others must not be
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,17 +163,19 @@ static void fallbacks(void)
 
 static void parse(int argc, char **argv)
 {
+    static const char *names[NSERVED] = {"alltoall", "alltoall", "allreduce",
+                                         "reduce_scatter_block", "allgather", "allgatherv",
+                                         "bcast"};
     for (int k = 0; k < NSERVED; k++)
         served_on[k] = 1;
     for (int i = 1; i < argc; i++)
         if (strncmp(argv[i], "--served=", 9) == 0) {
-            const char *list = argv[i] + 9;
-            static const char *names[NSERVED] = {"alltoall", "alltoall", "allreduce",
-                                                 "reduce_scatter_block", "allgather",
-                                                 "allgather", "bcast"};
+            char list[256];
+            snprintf(list, sizeof(list), ",%s,", argv[i] + 9);
             for (int k = 0; k < NSERVED; k++) {
-                const char *at = strstr(list, names[k]);
-                served_on[k] = at != NULL;
+                char name[64];
+                snprintf(name, sizeof(name), ",%s,", names[k]);
+                served_on[k] = strstr(list, name) != NULL;
             }
         }
 }
