@@ -333,8 +333,9 @@ int nbo_codec_available(nbo_codec_t codec, char *detail, size_t len);
  * two values), when the block holds finite values only.  *bound = 0 for
  * NBO_CODEC_NONE and for a datatype or rate the codec leaves exact.
  * NBO_ERR_CODEC for a codec that is not available, a rate outside 1..64
- * (zfp), or where no a priori bound can be stated (zfp below the rates in
- * docs/compression.md: only measured bounds there); NBO_ERR_ARG for a NULL
+ * (zfp), or where no a priori bound can be stated: zfp at every rate where
+ * it compresses (fixed rate fixes the size, not the error;
+ * docs/compression.md gives the measured errors); NBO_ERR_ARG for a NULL
  * bound.  Local, no MPI communication. */
 int nbo_codec_bound(nbo_codec_t codec, int rate, MPI_Datatype type, double *bound);
 

@@ -22,7 +22,9 @@ int nbo_codec_available(nbo_codec_t codec, char *detail, size_t len)
 {
     const char *why = NULL;
     int rc = NBO_SUCCESS;
+#if NBO_HAVE_ZFP
     char buf[128];
+#endif
     switch (codec) {
     case NBO_CODEC_NONE: why = "exact, no compression"; break;
     case NBO_CODEC_FP32: why = "doubles rounded to float, per-block power-of-two scale"; break;
@@ -98,6 +100,7 @@ static int scale_exp_f64(const double *x, size_t n, size_t *nonfinite)
     return e;
 }
 
+#if NBO_HAVE_ZFP /* floats are compressed by ZFP only */
 static int scale_exp_f32(const float *x, size_t n, size_t *nonfinite)
 {
     float max = 0;
@@ -115,6 +118,7 @@ static int scale_exp_f32(const float *x, size_t n, size_t *nonfinite)
         frexpf(max, &e);
     return e;
 }
+#endif
 
 /* x * 2^k, exact where the result is a normal double: 2^k as two factors
  * when it is no double itself (|k| up to 1074 + 1024). */

@@ -50,3 +50,13 @@ int nbo_sched_codec_on(const nbo_sched_args_t *a)
     return (a->coll == NBO_COLL_ALLTOALL || a->coll == NBO_COLL_ALLTOALLV) && a->send_contig &&
            a->recv_contig && nbo_codec_applies(a->codec, a->codec_rate, a->codec_elem);
 }
+
+size_t nbo_sched_codec_chunk(const nbo_sched_args_t *a)
+{
+    const size_t quad = 4 * nbo_celem_bytes(a->codec_elem);
+    size_t c = a->codec_chunk ? a->codec_chunk : NBO_SCHED_CODEC_CHUNK;
+    if (!quad)
+        return c;
+    c -= c % quad;
+    return c < quad ? quad : c;
+}

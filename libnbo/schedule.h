@@ -128,11 +128,20 @@ typedef struct nbo_sched_args {
     int           codec;          /* nbo_codec_t: compressed blocks (above)  */
     int           codec_rate;     /* ZFP bits per value                     */
     int           codec_elem;     /* nbo_celem_t (codec.h)                  */
+    size_t        codec_chunk;    /* raw bytes per compressed message (0:
+                                     NBO_SCHED_CODEC_CHUNK)                */
 } nbo_sched_args_t;
+
+/* Compressed blocks travel in chunks of this many raw bytes, each its own
+ * message, so that coding overlaps the transfers even with one peer. */
+#define NBO_SCHED_CODEC_CHUNK ((size_t)128 << 10)
 
 /* 1 when the call's blocks are compressed: an all-to-all(v) of contiguous
  * floating-point blocks whose codec changes them (codec.h). */
 int nbo_sched_codec_on(const nbo_sched_args_t *a);
+/* The raw bytes per compressed message: codec_chunk (or the default)
+ * rounded down to whole blocks of 4 scalars, at least one such block. */
+size_t nbo_sched_codec_chunk(const nbo_sched_args_t *a);
 
 /* Default small_max per collective (MPICH's short-message sizes), for the
  * NBO_ALLREDUCE_SMALL, NBO_ALLGATHER_SMALL and NBO_BCAST_SMALL settings. */

@@ -3,7 +3,8 @@
  * public API, on the engine and progress mode of the environment.
  *
  * For each codec (fp32, zfp at rates 8 and 16 where built): nbo_ialltoall
- * and nbo_ialltoallv (irregular counts, gaps that must stay untouched),
+ * (300 values per peer, and 40000 doubles: several messages of 128 KiB
+ * each) and nbo_ialltoallv (irregular counts, gaps that must stay untouched),
  * non-blocking and persistent (two starts with different data), in place
  * and not, on MPI_DOUBLE, MPI_FLOAT, MPI_C_DOUBLE_COMPLEX and
  * MPI_C_FLOAT_COMPLEX: every received value within the codec's bound
@@ -25,6 +26,10 @@
 
 #define GAP_BYTE 0x5C
 #define N 300 /* scalars per peer block (alltoall) */
+/* A block of several chunks (the library sends 128 KiB of raw data per
+ * message): 40000 doubles, 312.5 KiB. */
+#define N_BIG 40000
+static int n_block = N; /* elements per peer block of the next alltoall */
 
 typedef struct {
     nbo_codec_t codec;
@@ -124,20 +129,21 @@ static void exchange(const codec_comm_t *cc, MPI_Datatype type, int v, int in_pl
     int *sc = malloc(sizeof(int) * (size_t)P), *sd = malloc(sizeof(int) * (size_t)P);
     int *rc = malloc(sizeof(int) * (size_t)P), *rd = malloc(sizeof(int) * (size_t)P);
     for (int p = 0; p < P; p++) {
-        sc[p] = v ? mt_count(mt_rank, p, seed, 200, in_place) : N;
-        rc[p] = v ? mt_count(p, mt_rank, seed, 200, in_place) : N;
+        sc[p] = v ? mt_count(mt_rank, p, seed, 200, in_place) : n_block;
+        rc[p] = v ? mt_count(p, mt_rank, seed, 200, in_place) : n_block;
     }
-    int slen = v ? mt_layout(P, sc, 3, seed + (unsigned)mt_rank, sd) : N * P;
-    int rlen = v ? mt_layout(P, rc, 2, seed * 3 + (unsigned)mt_rank, rd) : N * P;
+    int slen = v ? mt_layout(P, sc, 3, seed + (unsigned)mt_rank, sd) : n_block * P;
+    int rlen = v ? mt_layout(P, rc, 2, seed * 3 + (unsigned)mt_rank, rd) : n_block * P;
     if (in_place)
         memcpy(sd, rd, sizeof(int) * (size_t)P), slen = rlen;
     if (!v)
         for (int p = 0; p < P; p++)
-            sd[p] = rd[p] = p * N;
+            sd[p] = rd[p] = p * n_block;
     unsigned char *sbuf = malloc((size_t)slen * esize + 1), *rbuf = malloc((size_t)rlen * esize + 1);
     unsigned char *scopy = malloc((size_t)slen * esize + 1);
     char what[160];
-    snprintf(what, sizeof(what), "%s rate %d, %s%s%s%s", nbo_codec_name(cc->codec), cc->rate,
+    snprintf(what, sizeof(what), "%s rate %d, %d/peer %s%s%s%s", nbo_codec_name(cc->codec), cc->rate,
+             v ? 0 : n_block,
              type == MPI_DOUBLE ? "double" : type == MPI_FLOAT ? "float"
              : type == MPI_C_DOUBLE_COMPLEX ? "double complex" : "float complex",
              v ? ", alltoallv" : ", alltoall", in_place ? ", in place" : "",
@@ -160,8 +166,8 @@ static void exchange(const codec_comm_t *cc, MPI_Datatype type, int v, int in_pl
                 r = (persistent ? nbo_alltoallv_init : nbo_ialltoallv)(sp, sc, sd, type, rbuf, rc,
                                                                        rd, type, cc->comm, &req);
             else
-                r = (persistent ? nbo_alltoall_init : nbo_ialltoall)(sp, N, type, rbuf, N, type,
-                                                                     cc->comm, &req);
+                r = (persistent ? nbo_alltoall_init : nbo_ialltoall)(sp, n_block, type, rbuf,
+                                                                     n_block, type, cc->comm, &req);
             if (r != NBO_SUCCESS) {
                 mt_fail("%s: %s", what, nbo_strerror(r));
                 break;
@@ -323,6 +329,12 @@ int main(int argc, char **argv)
                     continue;
                 exchange(&comms[i], types[t], v, in_place, persistent, seed++);
             }
+        /* Blocks of several chunks: doubles (persistent too) and float
+         * complex, the chunks' coding overlapping their transfers. */
+        n_block = N_BIG;
+        exchange(&comms[i], MPI_DOUBLE, 0, 0, 1, seed++);
+        exchange(&comms[i], MPI_C_FLOAT_COMPLEX, 0, 1, 0, seed++);
+        n_block = N;
         untouched(&comms[i]);
         nonfinite(&comms[i]);
     }

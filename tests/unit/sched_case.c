@@ -130,6 +130,7 @@ nbo_sched_args_t sched_case_args(const sched_case_t *c, int r)
         .codec = c->codec,
         .codec_rate = c->codec_rate,
         .codec_elem = c->codec_elem,
+        .codec_chunk = c->codec_chunk,
     };
     return a;
 }
@@ -138,9 +139,9 @@ const char *sched_case_name(const sched_case_t *c, int r, char *buf, size_t len)
 {
     static const char *kinds[] = {"uniform", "irregular", "sparse"};
     snprintf(buf, len, "P=%d r=%d alg=%s W=%d %s block=%zu send_contig=%d recv_contig=%d in_place=%d"
-             " codec=%s rate=%d elem=%d",
+             " codec=%s rate=%d elem=%d chunk=%zu",
              c->P, r, nbo_algorithm_name(c->algorithm), c->window, kinds[c->counts], c->block,
              c->send_contig, c->recv_contig, c->in_place, nbo_codec_name((nbo_codec_t)c->codec),
-             c->codec_rate, c->codec_elem);
+             c->codec_rate, c->codec_elem, c->codec_chunk);
     return buf;
 }

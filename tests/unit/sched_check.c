@@ -102,6 +102,36 @@ static const char *check_own_block_after_sends(const nbo_sched_args_t *a, const 
     return NULL;
 }
 
+/* Compressed calls: the (peer, length) of every SEND and RECV in list
+ * order: windows of W steps, each in rounds, round j sending chunk j of
+ * each step's block and receiving chunk j of each block coming in
+ * (compile_pairwise.c). */
+static size_t chunks(size_t bytes, size_t c) { return bytes ? (bytes + c - 1) / c : 0; }
+
+static int codec_sequence(const nbo_sched_args_t *a, int sends, int *peer, size_t *len, int max)
+{
+    const int P = a->size, r = a->rank;
+    const size_t c = nbo_sched_codec_chunk(a);
+    int n = 0;
+    for (int first = 1; first < P; first += a->window)
+        for (size_t j = 0;; j++) {
+            int any = 0;
+            for (int i = first; i < first + a->window && i < P; i++) {
+                int dst = is_pow2(P) ? r ^ i : (r + i) % P, src = is_pow2(P) ? r ^ i : (r - i + P) % P;
+                any |= j < chunks(a->sbytes[dst], c) || j < chunks(a->rbytes[src], c);
+                int p = sends ? dst : src;
+                size_t b = sends ? a->sbytes[dst] : a->rbytes[src];
+                if (j < chunks(b, c) && n < max) {
+                    peer[n] = p;
+                    len[n++] = wire(a, b - j * c < c ? b - j * c : c);
+                }
+            }
+            if (!any)
+                break;
+        }
+    return n;
+}
+
 /* Pairwise: the sequence of SEND peers and RECV peers follows the steps. */
 static const char *check_pairwise(const nbo_sched_args_t *a, const nbo_sched_t *s)
 {
@@ -118,6 +148,25 @@ static const char *check_pairwise(const nbo_sched_args_t *a, const nbo_sched_t *
         const nbo_task_t *t = &s->tasks[i];
         if (t->kind == NBO_TASK_SEND) { sp[ns] = t->peer; sl[ns++] = t->len; }
         if (t->kind == NBO_TASK_RECV) { rp[nr] = t->peer; rl[nr++] = t->len; }
+    }
+    if (!err && nbo_sched_codec_on(a)) {
+        for (int dir = 0; dir < 2 && !err; dir++) {
+            int *got_p = dir ? rp : sp, n = dir ? nr : ns;
+            size_t *got_l = dir ? rl : sl;
+            int *wp = malloc(sizeof(int) * (size_t)(n + 2));
+            size_t *wl = malloc(sizeof(size_t) * (size_t)(n + 2));
+            int m = codec_sequence(a, !dir, wp, wl, n + 1);
+            if (m != n)
+                err = fail("%d %s messages, expected %d", n, dir ? "RECV" : "SEND", m);
+            for (int k = 0; k < n && !err; k++)
+                if (wp[k] != got_p[k] || wl[k] != got_l[k])
+                    err = fail("%s #%d: peer %d, %zu bytes; expected peer %d, %zu bytes",
+                               dir ? "RECV" : "SEND", k, got_p[k], got_l[k], wp[k], wl[k]);
+            free(wp);
+            free(wl);
+        }
+        free(sp); free(rp); free(sl); free(rl);
+        return err ? err : check_own_block_after_sends(a, s);
     }
     int ks = 0, kr = 0;
     for (int i = 1; i < P && !err; i++) {
@@ -209,10 +258,21 @@ static const char *check_bytes(const nbo_sched_args_t *a, const nbo_sched_t *s)
         case NBO_TASK_ENCODE:
         case NBO_TASK_DECODE:
             wbuf = t->buf; woff = t->off; rbuf = t->src_buf; roff = t->src_off;
-            if (!nbo_sched_codec_on(a) || t->peer < 0 || t->peer >= P || t->peer == a->rank ||
-                t->len != (t->kind == NBO_TASK_ENCODE ? a->sbytes : a->rbytes)[t->peer])
-                err = fail("task %d: %s for peer %d of %zu bytes", i, nbo_task_kind_name(t->kind),
-                           t->peer, t->len);
+            /* A chunk of the peer's block: inside it, whole scalars. */
+            if (!nbo_sched_codec_on(a) || t->peer < 0 || t->peer >= P || t->peer == a->rank)
+                err = fail("task %d: %s for peer %d", i, nbo_task_kind_name(t->kind), t->peer);
+            else {
+                const int enc = t->kind == NBO_TASK_ENCODE;
+                const size_t bo = enc ? (a->in_place ? a->rdispl : a->sdispl)[t->peer]
+                                      : a->rdispl[t->peer];
+                const size_t bl = (enc ? a->sbytes : a->rbytes)[t->peer];
+                const size_t at = enc ? t->src_off : t->off;
+                if (!t->len || t->len % nbo_celem_bytes(a->codec_elem) || at < bo ||
+                    at + t->len > bo + bl || t->len > nbo_sched_codec_chunk(a))
+                    err = fail("task %d: %s of [%zu..+%zu], not a chunk of peer %d's block "
+                               "[%zu..+%zu]", i, nbo_task_kind_name(t->kind), at, t->len, t->peer,
+                               bo, bl);
+            }
             if (t->kind == NBO_TASK_ENCODE)
                 wlen = wire(a, t->len);
             else
@@ -397,7 +457,8 @@ static const char *check_codec(const nbo_sched_args_t *a, const nbo_sched_t *s)
             if (t->buf != NBO_BUF_TMP)
                 return fail("SEND %d not from scratch", i);
             int e = i - 1;
-            while (e >= 0 && !(s->tasks[e].kind == NBO_TASK_ENCODE && s->tasks[e].peer == t->peer))
+            while (e >= 0 && !(s->tasks[e].kind == NBO_TASK_ENCODE && s->tasks[e].peer == t->peer &&
+                               s->tasks[e].off == t->off))
                 e--;
             if (e < 0 || s->tasks[e].buf != NBO_BUF_TMP || s->tasks[e].off != t->off ||
                 wire(a, s->tasks[e].len) != t->len)
@@ -417,7 +478,8 @@ static const char *check_codec(const nbo_sched_args_t *a, const nbo_sched_t *s)
                 return fail("RECV %d not into scratch", i);
             int d = t->wait + 1;
             while (d < s->ntasks &&
-                   !(s->tasks[d].kind == NBO_TASK_DECODE && s->tasks[d].peer == t->peer))
+                   !(s->tasks[d].kind == NBO_TASK_DECODE && s->tasks[d].peer == t->peer &&
+                     s->tasks[d].src_off == t->off))
                 d++;
             if (d == s->ntasks || s->tasks[d].src_buf != NBO_BUF_TMP ||
                 s->tasks[d].src_off != t->off || wire(a, s->tasks[d].len) != t->len)
@@ -438,11 +500,11 @@ static const char *check_codec(const nbo_sched_args_t *a, const nbo_sched_t *s)
     }
     if (nenc != nsend || ndec != nrecv)
         return fail("%d ENCODE for %d SEND, %d DECODE for %d RECV", nenc, nsend, ndec, nrecv);
-    /* More than one window that sends and receives: the codec overlaps. */
+    /* More than one round that sends and receives: the codec overlaps. */
     int windows = 0;
     for (int i = 0; i < s->ntasks; i++)
         windows += s->tasks[i].kind == NBO_TASK_WAIT;
-    if (windows > 1 && nsend >= windows && nrecv >= windows && a->uniform &&
+    if (windows > 1 && nsend > 1 && nrecv > 1 && a->uniform &&
         ((!a->in_place && overlapped_enc == 0) || overlapped_dec == 0))
         return fail("%d windows: %d ENCODE and %d DECODE overlap a window in flight", windows,
                     overlapped_enc, overlapped_dec);

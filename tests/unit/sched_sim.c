@@ -391,6 +391,8 @@ static int through_codec(const sched_case_t *c, const rank_state_t *x, int p, in
     const size_t n = c->rb[r][p];
     if (p == r || !n || !nbo_sched_codec_on(&x->a))
         return 0;
+    /* Chunk by chunk, as the messages travel. */
+    const size_t chunk = nbo_sched_codec_chunk(&x->a);
     size_t wire = nbo_codec_wire_bytes(c->codec, c->codec_rate, c->codec_elem, n);
     unsigned char *raw = malloc(n), *msg = malloc(wire);
     if (!raw || !msg) {
@@ -399,8 +401,11 @@ static int through_codec(const sched_case_t *c, const rank_state_t *x, int p, in
     }
     for (size_t i = 0; i < n; i++)
         raw[i] = pattern(p, r, i);
-    nbo_codec_encode(c->codec, c->codec_rate, c->codec_elem, raw, n, msg);
-    nbo_codec_decode(c->codec, c->codec_rate, c->codec_elem, msg, n, out);
+    for (size_t at = 0; at < n; at += chunk) {
+        size_t len = n - at < chunk ? n - at : chunk;
+        nbo_codec_encode(c->codec, c->codec_rate, c->codec_elem, raw + at, len, msg);
+        nbo_codec_decode(c->codec, c->codec_rate, c->codec_elem, msg, len, out + at);
+    }
     free(raw);
     free(msg);
     return 0;
