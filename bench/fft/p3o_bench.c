@@ -364,7 +364,8 @@ int main(int argc, char **argv)
             report_codec_cost(stdout, costs, ncosts);
         }
         if (c.demo)
-            printf("\ndemo: %s (round-trip errors vs bound %.0e)\n",
+            printf("\ndemo: %s (round-trip errors vs bound %.0e; compressed runs against "
+                   "the exact output, within their plan's round-trip bound)\n",
                    bad ? "FAILED" : "all modes correct", bound);
         if (c.csv) {
             FILE *f = fopen(c.csv, "w");
