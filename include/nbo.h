@@ -82,8 +82,12 @@ enum {
     NBO_ERR_CUDA            = -23, /* no CUDA in this build or machine, or a
                                       CUDA runtime call failed               */
     NBO_ERR_ROOT            = -24, /* root out of range                       */
-    NBO_ERR_OP              = -25  /* MPI_OP_NULL, or an op not defined on the
+    NBO_ERR_OP              = -25, /* MPI_OP_NULL, or an op not defined on the
                                       datatype                               */
+    NBO_ERR_CODEC           = -26  /* codec not available in this build (zfp
+                                      without libzfp) or invalid codec
+                                      setting, or data the codec refuses
+                                      (NaN or infinity under zfp)            */
 };
 
 /* A static message for any code, never NULL ("unknown error" if unknown). */
@@ -131,6 +135,18 @@ typedef enum {
     NBO_ALG_ORDERED             /* keeps rank order: non-commutative operations */
 } nbo_algorithm_t;
 
+/* Lossy compression of floating-point all-to-all payloads (opt-in, per
+ * communicator; docs/compression.md).  Applied only by the all-to-all family
+ * (nbo_ialltoall[v], nbo_alltoall[v]_init) when the send and receive types
+ * are both exactly one of MPI_DOUBLE, MPI_FLOAT, MPI_C_DOUBLE_COMPLEX,
+ * MPI_C_FLOAT_COMPLEX; any other call is exact, with no error. */
+typedef enum {
+    NBO_CODEC_NONE = 0, /* exact (default)                                  */
+    NBO_CODEC_FP32,     /* double -> float on the wire (float payloads: sent
+                           as is)                                           */
+    NBO_CODEC_ZFP       /* ZFP fixed rate, codec_rate bits per value        */
+} nbo_codec_t;
+
 /*
  * Configuration of one nbo communicator.  Fill it with nbo_config_init()
  * (defaults), optionally nbo_config_from_env() (NBO_* variables), then set
@@ -176,6 +192,11 @@ typedef enum {
  *                                             a bcast of up to this many
  *                                             bytes (beyond: scatter +
  *                                             allgather, P > 2)
+ *   codec          NBO_CODEC         none     none | fp32 | zfp: lossy
+ *                                             compression of the all-to-all
+ *                                             of floating-point types
+ *                                             (docs/compression.md)
+ *   codec_rate     NBO_CODEC_RATE    16       zfp: bits per value, 1..64
  */
 typedef struct nbo_config {
     nbo_engine_kind_t   engine;
@@ -192,6 +213,8 @@ typedef struct nbo_config {
     size_t              allreduce_small;
     size_t              allgather_small;
     size_t              bcast_small;
+    nbo_codec_t         codec;
+    int                 codec_rate;
 } nbo_config_t;
 
 /* progress_cpu: the highest-numbered core of the affinity mask the process
@@ -222,6 +245,7 @@ const char *nbo_engine_name(nbo_engine_kind_t kind);
 const char *nbo_progress_name(nbo_progress_mode_t mode);
 const char *nbo_algorithm_name(nbo_algorithm_t alg);
 const char *nbo_progress_sched_name(nbo_progress_sched_t sched);
+const char *nbo_codec_name(nbo_codec_t codec);
 
 /* ---------------------------------------------------------- communicators */
 
@@ -260,6 +284,8 @@ typedef struct nbo_comm_info {
     size_t              bruck_max;
     unsigned            engine_caps; /* NBO_CAP_* bits below                */
     char                engine_detail[128]; /* e.g. device or transports    */
+    nbo_codec_t         codec;       /* the codec of the all-to-all family  */
+    int                 codec_rate;  /* zfp's bits per value (as configured) */
 } nbo_comm_info_t;
 
 /* Engine capability bits, as reported in nbo_comm_info_t.engine_caps. */
@@ -276,6 +302,42 @@ int nbo_comm_query(nbo_comm_t comm, nbo_comm_info_t *info);
  * NBO_ERR_ENGINE; detail (may be NULL) gets a line such as the device, the
  * transports, or why not. */
 int nbo_engine_available(nbo_engine_kind_t kind, char *detail, size_t len);
+
+/* ------------------------------------------------------------ compression */
+
+/*
+ * A communicator whose config has codec != NBO_CODEC_NONE compresses each
+ * floating-point block of its all-to-alls (nbo_ialltoall[v] and the
+ * persistent forms) on the host: the block for a peer is encoded just
+ * before its send, a received block decoded just after its receive
+ * completes, so that encoding the next blocks and decoding the finished
+ * ones overlap the transfers in flight.  The choice is per communicator,
+ * not per call, because a persistent request fixes its message sizes when
+ * it is compiled and the call signatures stay MPI's: create a second nbo
+ * communicator on the same MPI communicator for exact exchanges beside
+ * lossy ones.  Every rank must pass the same datatype handle (one of the
+ * four) when a codec is on.  The own block (a rank to itself) is copied
+ * exactly.  Device (GPU) buffers with a codec: NBO_ERR_DEVICE.
+ * docs/compression.md has the formats, bounds and measurements.
+ */
+
+/* Is this codec built into libnbo?  Local, no MPI.  NBO_SUCCESS or
+ * NBO_ERR_CODEC (zfp in a build without libzfp, or a value that is no
+ * codec); detail (may be NULL) gets a line such as the library version,
+ * or why not. */
+int nbo_codec_available(nbo_codec_t codec, char *detail, size_t len);
+
+/* The a priori error bound of a codec at a rate on one datatype:
+ * |decoded - x| <= *bound * max|block| for every value x of a block (the
+ * values one rank sends one peer in one call; a complex number counts as
+ * two values), when the block holds finite values only.  *bound = 0 for
+ * NBO_CODEC_NONE and for a datatype or rate the codec leaves exact.
+ * NBO_ERR_CODEC for a codec that is not available, a rate outside 1..64
+ * (zfp), or where no a priori bound can be stated: zfp at every rate where
+ * it compresses (fixed rate fixes the size, not the error;
+ * docs/compression.md gives the measured errors); NBO_ERR_ARG for a NULL
+ * bound.  Local, no MPI communication. */
+int nbo_codec_bound(nbo_codec_t codec, int rate, MPI_Datatype type, double *bound);
 
 /* ------------------------------------------------------------ GPU memory */
 

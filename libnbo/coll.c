@@ -236,6 +236,14 @@ static int create(const coll_call_t *k, struct nbo_comm *c, nbo_block_map_t *sma
         .bruck_max = c->cfg.bruck_max,
         .small_max = small_max(k, c),
     };
+    /* Compression (docs/compression.md): the all-to-all family, one of the
+     * four floating-point types on both sides; any other call is exact. */
+    if ((k->coll == NBO_COLL_ALLTOALL || k->coll == NBO_COLL_ALLTOALLV) &&
+        c->cfg.codec != NBO_CODEC_NONE && (in_place(k) || k->stype == k->rtype)) {
+        a.codec = c->cfg.codec;
+        a.codec_rate = c->cfg.codec_rate;
+        a.codec_elem = nbo_codec_elem(k->rtype);
+    }
     void *sendbuf = in_place(k) ? NULL : (void *)k->sendbuf, *recvbuf = k->recvbuf;
     if (red && red->staged) { /* the tasks run on the scratch */
         sendbuf = red->in;

@@ -167,6 +167,9 @@ int nbo_comm_create(MPI_Comm comm, const nbo_config_t *config, nbo_comm_t *out)
     }
     if (rc == NBO_SUCCESS && !nbo_config_valid(&c->cfg))
         rc = NBO_ERR_CONFIG;
+    /* zfp in a build without libzfp: the same code on every rank. */
+    if (rc == NBO_SUCCESS && nbo_codec_available(c->cfg.codec, NULL, 0) != NBO_SUCCESS)
+        rc = NBO_ERR_CODEC;
     rc = nbo_agree(c->comm, rc);
     if (rc == NBO_SUCCESS)
         rc = choose_engine(c->comm, c->cfg.engine, &c->ops);
@@ -278,6 +281,8 @@ int nbo_comm_query(nbo_comm_t comm, nbo_comm_info_t *info)
         info->window = c->cfg.window;
         info->bruck_max = c->cfg.bruck_max;
         info->engine_caps = c->ops->caps(c->ec, info->engine_detail, sizeof(info->engine_detail));
+        info->codec = c->cfg.codec;
+        info->codec_rate = c->cfg.codec_rate;
     }
     nbo_unlock();
     return c ? NBO_SUCCESS : NBO_ERR_COMM;

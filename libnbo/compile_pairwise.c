@@ -11,7 +11,9 @@
  */
 #include "sched_algs.h"
 #include "sched_build.h"
+#include "codec.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 static int is_pow2(int p) { return p > 0 && (p & (p - 1)) == 0; }
@@ -19,8 +21,191 @@ static int is_pow2(int p) { return p > 0 && (p & (p - 1)) == 0; }
 static int step_dst(int P, int r, int i) { return is_pow2(P) ? (r ^ i) : (r + i) % P; }
 static int step_src(int P, int r, int i) { return is_pow2(P) ? (r ^ i) : (r - i + P) % P; }
 
+/* Compressed blocks (codec.h).  Each block is cut into chunks of
+ * nbo_sched_codec_chunk() raw bytes (the last one shorter), each its own
+ * message in its own 16-byte aligned scratch slot, sized by the codec.
+ * The steps go in windows of W as above, and a window in rounds: round r
+ * sends chunk r of each of its steps' blocks and receives chunk r of each
+ * block coming in, and ends with a WAIT on them (at most W sends in flight;
+ * both sides number a pair's chunks alike, so every rank's round (window,
+ * r) waits only for messages its peers send in their round (window, r)).
+ * The receives are posted first, into their slots.  The chunks of round 0
+ * are encoded before its sends; then, while round u's messages are in
+ * flight, round u-1's received chunks are decoded and round u+1's encoded,
+ * before u's WAIT: encoding the next chunk and decoding the previous one
+ * overlap the transfer of the current one, at P = 2 too.  In place, every
+ * chunk is encoded before the first send instead (a decode writes the
+ * receive buffer, where the blocks still to be encoded are).  The own
+ * block is copied exactly, after the first round that sends. */
+typedef struct {
+    int    peer;
+    size_t raw_off, raw_len, slot, wire;
+} cmsg_t;
+
+typedef struct {
+    int s0, ns, r0, nr; /* this round's messages in the send and receive lists */
+} round_t;
+
+static size_t nchunks(size_t bytes, size_t chunk) { return bytes ? (bytes + chunk - 1) / chunk : 0; }
+
+/* Bytes between a block's chunk slots: its first chunk's message, 16-byte
+ * aligned (SIZE_MAX on overflow). */
+static size_t slot_stride(const nbo_sched_args_t *a, size_t bytes, size_t chunk)
+{
+    size_t w = nbo_codec_wire_bytes(a->codec, a->codec_rate, a->codec_elem,
+                                    bytes < chunk ? bytes : chunk);
+    return w > SIZE_MAX - 15 ? SIZE_MAX : (w + 15) & ~(size_t)15;
+}
+
+static int compile_codec(const nbo_sched_args_t *a, sched_build_t *b)
+{
+    const int P = a->size, r = a->rank, W = a->window;
+    const size_t scalar = nbo_celem_bytes(a->codec_elem), chunk = nbo_sched_codec_chunk(a);
+    size_t nsend = 0, nrecv = 0, nround = 0;
+    for (int p = 0; p < P; p++) {
+        if (p == r)
+            continue;
+        if (a->sbytes[p] % scalar || a->rbytes[p] % scalar)
+            return NBO_ERR_ARG; /* not whole scalars: the caller's type is not the codec's */
+        nsend += nchunks(a->sbytes[p], chunk);
+        nrecv += nchunks(a->rbytes[p], chunk);
+    }
+    for (int first = 1; first < P; first += W) {
+        size_t most = 0;
+        for (int i = first; i < first + W && i < P; i++) {
+            size_t s = nchunks(a->sbytes[step_dst(P, r, i)], chunk);
+            size_t q = nchunks(a->rbytes[step_src(P, r, i)], chunk);
+            most = s > most ? s : most;
+            most = q > most ? q : most;
+        }
+        nround += most;
+    }
+    cmsg_t *sm = calloc(nsend + 1, sizeof(*sm)), *rm = calloc(nrecv + 1, sizeof(*rm));
+    round_t *rd = calloc(nround + 1, sizeof(*rd));
+    size_t *sbase = calloc((size_t)P, sizeof(size_t)), *rbase = calloc((size_t)P, sizeof(size_t));
+    int *widx = malloc((2 * (size_t)W + 1) * sizeof(int));
+    int rc = !sm || !rm || !rd || !sbase || !rbase || !widx ? NBO_ERR_NOMEM : NBO_SUCCESS;
+
+    /* Scratch: per peer and direction, its chunks' slots one after another,
+     * each sized for the block's first (largest) chunk. */
+    size_t tmp = 0;
+    for (int p = 0; p < P && rc == NBO_SUCCESS; p++) {
+        if (p == r)
+            continue;
+        for (int dir = 0; dir < 2; dir++) {
+            const size_t bytes = dir ? a->rbytes[p] : a->sbytes[p], n = nchunks(bytes, chunk);
+            const size_t stride = slot_stride(a, bytes, chunk);
+            if (stride == SIZE_MAX || (n && stride > (SIZE_MAX - tmp) / n)) {
+                rc = NBO_ERR_OVERFLOW;
+                break;
+            }
+            (dir ? rbase : sbase)[p] = tmp;
+            tmp += n * stride;
+        }
+    }
+    if (rc != NBO_SUCCESS) {
+        free(sm); free(rm); free(rd); free(sbase); free(rbase); free(widx);
+        return rc;
+    }
+    b->s->tmp_bytes = tmp;
+    b->s->codec = a->codec;
+    b->s->codec_rate = a->codec_rate;
+    b->s->codec_elem = a->codec_elem;
+    /* In place the outgoing blocks are in the receive buffer. */
+    const nbo_buf_t sbuf = a->in_place ? NBO_BUF_RECV : NBO_BUF_SEND;
+    const size_t *sdispl = a->in_place ? a->rdispl : a->sdispl;
+
+    /* The rounds, in order, and their messages. */
+    size_t ks = 0, kr = 0, u = 0;
+    for (int first = 1; first < P; first += W) {
+        const int last = first + W < P ? first + W : P;
+        for (size_t j = 0;; j++) {
+            round_t *ro = &rd[u];
+            ro->s0 = (int)ks, ro->r0 = (int)kr;
+            for (int i = first; i < last; i++) {
+                const int dst = step_dst(P, r, i), src = step_src(P, r, i);
+                if (j < nchunks(a->sbytes[dst], chunk)) {
+                    cmsg_t *m = &sm[ks++];
+                    m->peer = dst;
+                    m->raw_off = sdispl[dst] + j * chunk;
+                    m->raw_len = a->sbytes[dst] - j * chunk < chunk ? a->sbytes[dst] - j * chunk : chunk;
+                    m->slot = sbase[dst] + j * slot_stride(a, a->sbytes[dst], chunk);
+                    m->wire = nbo_codec_wire_bytes(a->codec, a->codec_rate, a->codec_elem, m->raw_len);
+                }
+                if (j < nchunks(a->rbytes[src], chunk)) {
+                    cmsg_t *m = &rm[kr++];
+                    m->peer = src;
+                    m->raw_off = a->rdispl[src] + j * chunk;
+                    m->raw_len = a->rbytes[src] - j * chunk < chunk ? a->rbytes[src] - j * chunk : chunk;
+                    m->slot = rbase[src] + j * slot_stride(a, a->rbytes[src], chunk);
+                    m->wire = nbo_codec_wire_bytes(a->codec, a->codec_rate, a->codec_elem, m->raw_len);
+                }
+            }
+            ro->ns = (int)ks - ro->s0;
+            ro->nr = (int)kr - ro->r0;
+            if (!ro->ns && !ro->nr)
+                break; /* the window's blocks are all cut */
+            u++;
+        }
+    }
+    /* u == nround, ks == nsend, kr == nrecv.  The receives are posted
+     * round by round: a pair's chunks in the order the peer sends them. */
+    int *recv_task = malloc((nrecv + 1) * sizeof(int));
+    if (!recv_task) {
+        free(sm); free(rm); free(rd); free(sbase); free(rbase); free(widx);
+        return NBO_ERR_NOMEM;
+    }
+    for (size_t k = 0; k < nrecv; k++)
+        recv_task[k] = sched_build_recv(b, rm[k].peer, NBO_BUF_TMP, rm[k].slot, rm[k].wire);
+
+#define ENCODE_ROUND(q)                                                                         \
+    for (int k = rd[q].s0; k < rd[q].s0 + rd[q].ns; k++)                                       \
+        sched_build_encode(b, sm[k].peer, NBO_BUF_TMP, sm[k].slot, sbuf, sm[k].raw_off,       \
+                           sm[k].raw_len);
+#define DECODE_ROUND(q)                                                                         \
+    for (int k = rd[q].r0; k < rd[q].r0 + rd[q].nr; k++)                                       \
+        sched_build_decode(b, rm[k].peer, NBO_BUF_RECV, rm[k].raw_off, NBO_BUF_TMP, rm[k].slot, \
+                           rm[k].raw_len);
+    if (a->in_place) {
+        for (size_t q = 0; q < nround; q++)
+            ENCODE_ROUND(q)
+    } else if (nround)
+        ENCODE_ROUND(0)
+
+    int own_left = nsend > 0;
+    if (!own_left)
+        sched_build_own_block(b, a, 0);
+    for (size_t q = 0; q < nround; q++) {
+        int n = 0;
+        for (int k = rd[q].s0; k < rd[q].s0 + rd[q].ns; k++)
+            widx[n++] = sched_build_send(b, sm[k].peer, NBO_BUF_TMP, sm[k].slot, sm[k].wire);
+        if (own_left && rd[q].ns) {
+            sched_build_own_block(b, a, 0);
+            own_left = 0;
+        }
+        /* While this round is in flight: the previous round's chunks out
+         * of their slots, the next round's into theirs. */
+        if (q > 0)
+            DECODE_ROUND(q - 1)
+        if (!a->in_place && q + 1 < nround)
+            ENCODE_ROUND(q + 1)
+        for (int k = rd[q].r0; k < rd[q].r0 + rd[q].nr; k++)
+            widx[n++] = recv_task[k];
+        sched_build_wait(b, widx, n);
+    }
+    if (nround)
+        DECODE_ROUND(nround - 1)
+#undef ENCODE_ROUND
+#undef DECODE_ROUND
+    free(recv_task);
+    free(sm); free(rm); free(rd); free(sbase); free(rbase); free(widx);
+    return NBO_SUCCESS;
+}
+
 int nbo_compile_pairwise(const nbo_sched_args_t *a, sched_build_t *b)
 {
+    if (nbo_sched_codec_on(a))
+        return compile_codec(a, b);
     const int P = a->size, r = a->rank;
     /* Scratch: staged send blocks (in-place or packed), then staged
      * receive blocks (non-contiguous receive type), then own block. */

@@ -40,6 +40,10 @@ void nbo_config_init(nbo_config_t *c)
     c->allreduce_small = NBO_SCHED_ALLREDUCE_SMALL;
     c->allgather_small = NBO_SCHED_ALLGATHER_SMALL;
     c->bcast_small = NBO_SCHED_BCAST_SMALL;
+    /* Exact unless asked (docs/compression.md); ZFP's rate 16 halves
+     * single and quarters double payloads. */
+    c->codec = NBO_CODEC_NONE;
+    c->codec_rate = 16;
 }
 
 static const char *const engine_names[] = {"auto", "mpi", "ucx", "verbs"};
@@ -49,12 +53,13 @@ static const char *const alg_names[] = {"auto", "pairwise", "bruck", "ring",
                                         "recursive_halving", "binomial",
                                         "scatter_allgather", "ordered"};
 static const char *const sched_names[] = {"auto", "batch", "normal"};
+static const char *const codec_names[] = {"none", "fp32", "zfp"};
 
 /* Every NBO_* variable of nbo_config_t: a keyword out of names[] (case
  * does not matter) or a decimal integer in [lo, hi]. */
 enum { V_ENGINE, V_PROGRESS, V_ALGORITHM, V_SCHED, V_WINDOW, V_BRUCK_MAX, V_TIMEOUT,
        V_PROGRESS_CPU, V_SPIN_US, V_CHECK, V_CUDA_CHUNK, V_ALLREDUCE_SMALL, V_ALLGATHER_SMALL,
-       V_BCAST_SMALL, V_COUNT };
+       V_BCAST_SMALL, V_CODEC, V_CODEC_RATE, V_COUNT };
 static const struct var {
     const char        *name;
     const char *const *names; /* NULL: an integer */
@@ -77,6 +82,8 @@ static const struct var {
     [V_ALLREDUCE_SMALL] = {"NBO_ALLREDUCE_SMALL", NULL, 0, 0, LONG_MAX},
     [V_ALLGATHER_SMALL] = {"NBO_ALLGATHER_SMALL", NULL, 0, 0, LONG_MAX},
     [V_BCAST_SMALL] = {"NBO_BCAST_SMALL", NULL, 0, 0, LONG_MAX},
+    [V_CODEC] = {"NBO_CODEC", codec_names, NBO_ARRAY_LEN(codec_names), 0, 0},
+    [V_CODEC_RATE] = {"NBO_CODEC_RATE", NULL, 0, 1, 64},
 };
 
 /* The value of variable v in value, or -1 (LONG_MIN for an integer) if
@@ -116,6 +123,8 @@ static void store(nbo_config_t *c, int v, long x)
     case V_ALLREDUCE_SMALL: c->allreduce_small = (size_t)x; break;
     case V_ALLGATHER_SMALL: c->allgather_small = (size_t)x; break;
     case V_BCAST_SMALL:  c->bcast_small = (size_t)x; break;
+    case V_CODEC:        c->codec = (nbo_codec_t)x; break;
+    case V_CODEC_RATE:   c->codec_rate = (int)x; break;
     }
 }
 
@@ -138,6 +147,8 @@ static long load(const nbo_config_t *c, int v)
     case V_ALLREDUCE_SMALL: return clamp_size(c->allreduce_small);
     case V_ALLGATHER_SMALL: return clamp_size(c->allgather_small);
     case V_BCAST_SMALL:  return clamp_size(c->bcast_small);
+    case V_CODEC:        return c->codec;
+    case V_CODEC_RATE:   return c->codec_rate;
     }
     return LONG_MIN;
 }
@@ -183,7 +194,7 @@ static void expected(const struct var *v, char *out, size_t len)
     }
     size_t n = 0;
     out[0] = 0;
-    for (int i = 1; i < v->nnames && n < len; i++) /* names[0] is "auto" */
+    for (int i = 1; i < v->nnames && n < len; i++) /* names[0]: "auto" (or "none") */
         n += (size_t)snprintf(out + n, len - n, "%s%s", i > 1 ? ", " : "", v->names[i]);
     if (n < len)
         snprintf(out + n, len - n, " or %s", v->names[0]);
@@ -228,4 +239,9 @@ const char *nbo_algorithm_name(nbo_algorithm_t a)
 const char *nbo_progress_sched_name(nbo_progress_sched_t s)
 {
     return (unsigned)s < NBO_ARRAY_LEN(sched_names) ? sched_names[s] : "?";
+}
+
+const char *nbo_codec_name(nbo_codec_t c)
+{
+    return (unsigned)c < NBO_ARRAY_LEN(codec_names) ? codec_names[c] : "?";
 }

@@ -87,6 +87,10 @@ struct nbo_request {
     int                 cursor;     /* next task to execute */
     int32_t            *pending;    /* [ntasks]: per WAIT, tasks not yet done */
     int                 posted;     /* SEND/RECV posted and not yet done */
+    int                 codec_status; /* NBO_ERR_CODEC once a codec refused a
+                                       block: the run goes on to its end (the
+                                       peers wait for its messages) and
+                                       reports it then */
     double              last_activity; /* for the timeout */
     LIST_ENTRY(nbo_request) active_link; /* in comm->active while running */
 };
@@ -96,6 +100,10 @@ struct nbo_comm *nbo_comm_lookup(nbo_comm_t comm);
 
 /* Every field within the range its NBO_* variable allows (config.c). */
 int nbo_config_valid(const nbo_config_t *c);
+
+/* The scalar kind (codec.h's nbo_celem_t) of a datatype the codecs apply
+ * to: MPI_DOUBLE, MPI_FLOAT and their C complex types; else NONE (codec.c). */
+int nbo_codec_elem(MPI_Datatype type);
 
 /* Fill c->source from the resolved configuration and engine. */
 void nbo_comm_source_init(struct nbo_comm *c);

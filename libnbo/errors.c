@@ -40,6 +40,8 @@ const char *nbo_strerror(int err)
     case NBO_ERR_CUDA:         return "CUDA not built into libnbo, no usable CUDA GPU, or a CUDA runtime call failed";
     case NBO_ERR_ROOT:         return "root is not a rank of the communicator";
     case NBO_ERR_OP:           return "MPI_OP_NULL, or a reduction operation not defined on the datatype";
+    case NBO_ERR_CODEC:        return "codec not available in this build (zfp without libzfp) or invalid codec setting, "
+                                      "or data the codec refuses (NaN or infinity under zfp)";
     }
     return "unknown error";
 }

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "core.h"
+#include "codec.h"
 
 int nbo_request_check(nbo_request_t *req)
 {
@@ -68,6 +69,9 @@ int nbo_request_create(struct nbo_comm *c, const nbo_sched_args_t *args, void *s
          * yet. */
         if (m != &nbo_mem_host && args->coll != NBO_COLL_ALLTOALL &&
             args->coll != NBO_COLL_ALLTOALLV)
+            rc = NBO_ERR_DEVICE;
+        /* The codecs run on the host, on host data only. */
+        if (m != &nbo_mem_host && nbo_sched_codec_on(args))
             rc = NBO_ERR_DEVICE;
     }
     if (rc == NBO_SUCCESS)
@@ -152,6 +156,7 @@ int nbo_request_begin(struct nbo_request *r)
     r->cursor = 0;
     r->posted = 0;
     r->status = NBO_SUCCESS;
+    r->codec_status = NBO_SUCCESS;
     r->state = REQ_ACTIVE;
     r->last_activity = nbo_now();
     LIST_INSERT_HEAD(&c->active, r, active_link);
@@ -221,6 +226,18 @@ static int run_local(struct nbo_request *r, const nbo_task_t *t)
         }
         return NBO_SUCCESS;
     }
+    case NBO_TASK_ENCODE:
+    case NBO_TASK_DECODE: {
+        const nbo_sched_t *s = &r->sched;
+        int rc = (t->kind == NBO_TASK_ENCODE ? nbo_codec_encode : nbo_codec_decode)(
+            s->codec, s->codec_rate, s->codec_elem, b[t->src_buf] + t->src_off, t->len,
+            b[t->buf] + t->off);
+        if (rc == NBO_ERR_CODEC) { /* refused data: the message still goes */
+            r->codec_status = rc;
+            rc = NBO_SUCCESS;
+        }
+        return rc;
+    }
     }
     return NBO_ERR_INTERNAL;
 }
@@ -275,7 +292,7 @@ void nbo_request_advance(struct nbo_request *r)
         if (done < 0)
             nbo_request_fail(r, done);
         else if (done)
-            request_finish(r, NBO_SUCCESS);
+            request_finish(r, r->codec_status);
     }
 }
 

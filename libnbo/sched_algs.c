@@ -48,9 +48,11 @@ const nbo_sched_alg_t *nbo_sched_algs(nbo_coll_t coll)
 
 const nbo_sched_alg_t nbo_alltoall_algs[] = {
     /* Forwards other ranks' blocks, so their sizes must be known; with two
-     * ranks it is one exchange plus copies that pairwise does without. */
+     * ranks it is one exchange plus copies that pairwise does without.
+     * Compressed blocks go pairwise: Bruck would re-encode forwarded data
+     * at every round and add the codec's error once per hop. */
     {.id = NBO_ALG_BRUCK, .compile = nbo_compile_bruck, .uniform_only = 1, .min_ranks = 3,
-     .auto_wants = small_blocks},
+     .no_codec = 1, .auto_wants = small_blocks},
     {.id = NBO_ALG_PAIRWISE, .compile = nbo_compile_pairwise, .min_ranks = 1},
     {.compile = NULL},
 };

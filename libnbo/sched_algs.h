@@ -23,6 +23,7 @@ typedef struct nbo_sched_alg {
     int                  min_ranks;    /* fewer ranks: not worth it, even on request */
     int                  pow2_only;    /* needs P a power of two */
     int                  commutative_only; /* reductions: needs a commutative op */
+    int                  no_codec;     /* not with compressed blocks (codec.h) */
     /* AUTO takes a fitting entry when this says so; NULL: always. */
     int                (*auto_wants)(const nbo_sched_args_t *a);
 } nbo_sched_alg_t;

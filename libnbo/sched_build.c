@@ -75,6 +75,34 @@ void sched_build_copy(sched_build_t *b, nbo_buf_t dst, size_t dst_off,
     t->len = len;
 }
 
+static void codec_task(sched_build_t *b, int kind, int peer, nbo_buf_t dst, size_t dst_off,
+                       nbo_buf_t src, size_t src_off, size_t len)
+{
+    if (len == 0)
+        return;
+    nbo_task_t *t = append(b, kind);
+    if (!t)
+        return;
+    t->peer = peer;
+    t->buf = (uint8_t)dst;
+    t->off = dst_off;
+    t->src_buf = (uint8_t)src;
+    t->src_off = src_off;
+    t->len = len;
+}
+
+void sched_build_encode(sched_build_t *b, int peer, nbo_buf_t dst, size_t dst_off,
+                        nbo_buf_t src, size_t src_off, size_t len)
+{
+    codec_task(b, NBO_TASK_ENCODE, peer, dst, dst_off, src, src_off, len);
+}
+
+void sched_build_decode(sched_build_t *b, int peer, nbo_buf_t dst, size_t dst_off,
+                        nbo_buf_t src, size_t src_off, size_t len)
+{
+    codec_task(b, NBO_TASK_DECODE, peer, dst, dst_off, src, src_off, len);
+}
+
 void sched_build_pack(sched_build_t *b, int block, nbo_buf_t dst, size_t off, size_t len)
 {
     if (len == 0)

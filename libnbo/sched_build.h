@@ -46,6 +46,15 @@ void sched_build_post_send(sched_build_t *b, int window, int peer, nbo_buf_t buf
                            size_t len);
 void sched_build_flush(sched_build_t *b);
 
+/* Compressed blocks (codec.h): ENCODE the len raw bytes of the block for
+ * `peer` at (src, src_off) into the message at (dst, dst_off); DECODE the
+ * message from `peer` at (src, src_off) into len raw bytes at (dst,
+ * dst_off).  Nothing for an empty block. */
+void sched_build_encode(sched_build_t *b, int peer, nbo_buf_t dst, size_t dst_off,
+                        nbo_buf_t src, size_t src_off, size_t len);
+void sched_build_decode(sched_build_t *b, int peer, nbo_buf_t dst, size_t dst_off,
+                        nbo_buf_t src, size_t src_off, size_t len);
+
 /* dst = src op dst over len bytes of whole elements (src: left operand). */
 void sched_build_reduce(sched_build_t *b, nbo_buf_t dst, size_t dst_off,
                         nbo_buf_t src, size_t src_off, size_t len);

@@ -2,13 +2,15 @@
  * the table, run its compiler, and print the result. */
 #include "sched_algs.h"
 #include "sched_build.h"
+#include "codec.h"
 
 #include <stdlib.h>
 
 static int fits(const nbo_sched_alg_t *e, const nbo_sched_args_t *a)
 {
     return (a->uniform || !e->uniform_only) && a->size >= e->min_ranks &&
-           (!e->pow2_only || sched_is_pow2(a->size)) && (!e->commutative_only || a->commutative);
+           (!e->pow2_only || sched_is_pow2(a->size)) && (!e->commutative_only || a->commutative) &&
+           (!e->no_codec || !nbo_sched_codec_on(a));
 }
 
 /* The requested algorithm where the table has it and it fits, else the
@@ -64,6 +66,8 @@ const char *nbo_task_kind_name(int kind)
     case NBO_TASK_PACK:   return "PACK";
     case NBO_TASK_UNPACK: return "UNPACK";
     case NBO_TASK_REDUCE: return "REDUCE";
+    case NBO_TASK_ENCODE: return "ENCODE";
+    case NBO_TASK_DECODE: return "DECODE";
     }
     return "?";
 }
@@ -97,6 +101,17 @@ void nbo_sched_print(const nbo_sched_t *s, FILE *out)
         case NBO_TASK_REDUCE:
             fprintf(out, "%s[%zu..+%zu] <- %s[%zu] op itself\n", buf_name(t->buf), t->off, t->len,
                     buf_name(t->src_buf), t->src_off);
+            break;
+        case NBO_TASK_ENCODE:
+            fprintf(out, "peer %d %s[%zu..+%zu] <- %s[%zu..+%zu] %s\n", t->peer, buf_name(t->buf),
+                    t->off, nbo_codec_wire_bytes(s->codec, s->codec_rate, s->codec_elem, t->len),
+                    buf_name(t->src_buf), t->src_off, t->len, nbo_codec_name(s->codec));
+            break;
+        case NBO_TASK_DECODE:
+            fprintf(out, "peer %d %s[%zu..+%zu] <- %s[%zu..+%zu] %s\n", t->peer, buf_name(t->buf),
+                    t->off, t->len, buf_name(t->src_buf), t->src_off,
+                    nbo_codec_wire_bytes(s->codec, s->codec_rate, s->codec_elem, t->len),
+                    nbo_codec_name(s->codec));
             break;
         case NBO_TASK_PACK:
             fprintf(out, "block %d -> %s[%zu..+%zu]\n", t->peer, buf_name(t->buf), t->off, t->len);

@@ -46,16 +46,23 @@ typedef enum {
     NBO_TASK_COPY,   /* local memcpy (src_buf, src_off) -> (buf, off), len     */
     NBO_TASK_PACK,   /* pack user send block `peer` (non-contiguous type) to (buf, off) */
     NBO_TASK_UNPACK, /* unpack (src_buf, src_off) into user recv block `peer`  */
-    NBO_TASK_REDUCE  /* (buf, off) = (src_buf, src_off) op (buf, off), len bytes of
+    NBO_TASK_REDUCE, /* (buf, off) = (src_buf, src_off) op (buf, off), len bytes of
                         whole elements (MPI_Reduce_local(src, dst)): src is the
                         left operand, the lower ranks' data for ordered ops */
+    NBO_TASK_ENCODE, /* compress len bytes at (src_buf, src_off), the block for
+                        `peer`, into the message at (buf, off): the sched's
+                        codec, nbo_codec_wire_bytes(len) bytes (codec.h) */
+    NBO_TASK_DECODE  /* decompress the message at (src_buf, src_off), received
+                        from `peer`, into len bytes at (buf, off) */
 } nbo_task_kind_t;
 
 typedef struct nbo_task {
     uint8_t  kind;     /* nbo_task_kind_t */
-    uint8_t  buf;      /* destination (RECV/COPY/PACK) or source (SEND) buffer */
-    uint8_t  src_buf;  /* COPY/UNPACK/REDUCE source buffer */
-    int32_t  peer;     /* SEND/RECV: rank; PACK/UNPACK: block index; else -1 */
+    uint8_t  buf;      /* destination (RECV/COPY/PACK/ENCODE/DECODE) or source
+                          (SEND) buffer */
+    uint8_t  src_buf;  /* COPY/UNPACK/REDUCE/ENCODE/DECODE source buffer */
+    int32_t  peer;     /* SEND/RECV/ENCODE/DECODE: rank; PACK/UNPACK: block
+                          index; else -1 */
     int32_t  wait;     /* SEND/RECV: index of the WAIT task that covers it;
                           WAIT: number of tasks it waits for */
     size_t   off;
@@ -91,7 +98,12 @@ typedef struct nbo_task {
  *                i * block: P input blocks in SEND (in RECV when in_place);
  *                rbytes[rank] = block, rdispl[rank] = 0 (others 0): the result
  *                block in RECV at 0.  elem, commutative as for ALLREDUCE.
- *                Contiguous only.  small_max unused. */
+ *                Contiguous only.  small_max unused.
+ *
+ * Compression (ALLTOALL(V) only, both sides contiguous): codec (nbo_codec_t),
+ * codec_rate, codec_elem (codec.h's nbo_celem_t of both sides); it applies
+ * when nbo_sched_codec_on() says so, and the blocks are then whole scalars.
+ * Other collectives leave the three 0. */
 typedef struct nbo_sched_args {
     int           size;           /* P */
     int           rank;
@@ -113,7 +125,23 @@ typedef struct nbo_sched_args {
     size_t        bruck_max;
     size_t        small_max;      /* at most this many bytes: the latency-bound
                                      algorithm (see each collective above)  */
+    int           codec;          /* nbo_codec_t: compressed blocks (above)  */
+    int           codec_rate;     /* ZFP bits per value                     */
+    int           codec_elem;     /* nbo_celem_t (codec.h)                  */
+    size_t        codec_chunk;    /* raw bytes per compressed message (0:
+                                     NBO_SCHED_CODEC_CHUNK)                */
 } nbo_sched_args_t;
+
+/* Compressed blocks travel in chunks of this many raw bytes, each its own
+ * message, so that coding overlaps the transfers even with one peer. */
+#define NBO_SCHED_CODEC_CHUNK ((size_t)128 << 10)
+
+/* 1 when the call's blocks are compressed: an all-to-all(v) of contiguous
+ * floating-point blocks whose codec changes them (codec.h). */
+int nbo_sched_codec_on(const nbo_sched_args_t *a);
+/* The raw bytes per compressed message: codec_chunk (or the default)
+ * rounded down to whole blocks of 4 scalars, at least one such block. */
+size_t nbo_sched_codec_chunk(const nbo_sched_args_t *a);
 
 /* Default small_max per collective (MPICH's short-message sizes), for the
  * NBO_ALLREDUCE_SMALL, NBO_ALLGATHER_SMALL and NBO_BCAST_SMALL settings. */
@@ -127,6 +155,9 @@ typedef struct nbo_sched {
     int             nwaits;
     size_t          tmp_bytes;    /* scratch the request must provide */
     nbo_algorithm_t algorithm;    /* resolved, never AUTO */
+    int             codec;        /* ENCODE/DECODE tasks' codec, rate and   */
+    int             codec_rate;   /* scalar kind (all 0 in a list without   */
+    int             codec_elem;   /* them)                                  */
 } nbo_sched_t;
 
 /* Compile.  Returns NBO_SUCCESS, NBO_ERR_NOMEM, NBO_ERR_ARG,

@@ -25,6 +25,7 @@ const char *p3o_strerror(int err)
     case P3O_ERR_PLAN:           return "not a valid p3o plan";
     case P3O_ERR_COMM:           return "invalid communicator (MPI_COMM_NULL or an inter-communicator)";
     case P3O_ERR_CUDA:           return "no CUDA in this build, no usable GPU, or a CUDA or cuFFT call failed";
+    case P3O_ERR_CODEC:          return "compression cannot run as asked (mode, GPU plan, codec or rate)";
     }
     return "unknown error";
 }

@@ -10,6 +10,11 @@
  *                  plan time (nbo_alltoallv_init: compiled once)
  * Backward exchanges swap the forward send and receive descriptions.
  *
+ * Compression (options.codec, PIPELINED_NBO): the libnbo communicator of
+ * the column exchange carries the codec; with compress_row the row
+ * exchange runs as a libnbo persistent request on the ROW communicator too
+ * (nbo_start + nbo_wait at once: it stays blocking in the pipeline).
+ *
  * GPU plans: MPI gets pinned host mirrors (copied from the device after
  * the stream has finished the pack, and back before the unpack) for the
  * other processes' blocks; the own block is copied on the device.  libnbo
@@ -111,6 +116,14 @@ int p3o_row_exchange(struct p3o_plan *p, int dir)
 {
     if (p->row == 1)
         return P3O_SUCCESS; /* nothing to move: unpack reads the send buffer */
+    if (p->nrow != NBO_COMM_NULL) { /* compressed, through libnbo */
+        int rc = nbo_start(&p->rreq[dir]);
+        if (rc == NBO_SUCCESS)
+            rc = nbo_wait(&p->rreq[dir]);
+        return rc == NBO_SUCCESS ? P3O_SUCCESS
+                                 : p3o_fail(P3O_ERR_NBO, "row exchange (libnbo): %s",
+                                            nbo_strerror(rc));
+    }
     return alltoallv(p, &p->rowx, dir, p->row_send, p->row_recv, p->row_send_h, p->row_recv_h,
                      p->row_comm, "row MPI_Alltoallv");
 }
@@ -168,6 +181,24 @@ int p3o_col_wait(struct p3o_plan *p, int dir, int k)
 
 /* ---------------------------------------------------------------- libnbo */
 
+/* The libnbo configuration of the plan's communicators: the caller's (or
+ * libnbo's defaults and the NBO_* environment) with the plan's codec. */
+int p3o_nbo_config(const struct p3o_plan *p, const nbo_config_t *user, nbo_config_t *cfg)
+{
+    if (user) {
+        *cfg = *user;
+    } else {
+        nbo_config_init(cfg);
+        int rc = nbo_config_from_env(cfg);
+        if (rc != NBO_SUCCESS)
+            return p3o_fail(P3O_ERR_NBO, "libnbo's NBO_* environment: %s", nbo_strerror(rc));
+    }
+    cfg->codec = p->codec;
+    if (p->codec == NBO_CODEC_ZFP)
+        cfg->codec_rate = p->codec_rate;
+    return P3O_SUCCESS;
+}
+
 /* Collective over COL.  Leaves p->ncomm NULL on failure. */
 int p3o_nbo_setup(struct p3o_plan *p, const nbo_config_t *cfg)
 {
@@ -190,13 +221,39 @@ int p3o_nbo_setup(struct p3o_plan *p, const nbo_config_t *cfg)
     return P3O_SUCCESS;
 }
 
-/* Collective over COL. */
+/* Collective over ROW: the compressed row exchange (compress_row, ROW > 1). */
+int p3o_nbo_setup_row(struct p3o_plan *p, const nbo_config_t *cfg)
+{
+    int rc = nbo_comm_create(p->row_comm, cfg, &p->nrow);
+    if (rc != NBO_SUCCESS) {
+        p->nrow = NBO_COMM_NULL;
+        return p3o_fail(P3O_ERR_NBO, "nbo_comm_create on the row communicator: %s",
+                        nbo_strerror(rc));
+    }
+    for (int dir = 0; dir < 2; dir++) {
+        const int *sc, *sd, *rcn, *rd;
+        sides(&p->rowx, dir, &sc, &sd, &rcn, &rd);
+        rc = nbo_alltoallv_init(p->row_send, sc, sd, p->ctype, p->row_recv, rcn, rd, p->ctype,
+                                p->nrow, &p->rreq[dir]);
+        if (rc != NBO_SUCCESS)
+            return p3o_fail(P3O_ERR_NBO, "nbo_alltoallv_init (row, %s): %s",
+                            dir == P3O_FWD ? "forward" : "backward", nbo_strerror(rc));
+    }
+    return P3O_SUCCESS;
+}
+
+/* Collective over the grid. */
 void p3o_nbo_teardown(struct p3o_plan *p)
 {
-    for (int dir = 0; dir < 2; dir++)
+    for (int dir = 0; dir < 2; dir++) {
         for (int k = 0; k < 2; k++)
             if (p->nreq[dir][k] != NBO_REQUEST_NULL)
                 nbo_request_free(&p->nreq[dir][k]);
+        if (p->rreq[dir] != NBO_REQUEST_NULL)
+            nbo_request_free(&p->rreq[dir]);
+    }
+    if (p->nrow != NBO_COMM_NULL)
+        nbo_comm_free(&p->nrow);
     if (p->ncomm != NBO_COMM_NULL)
         nbo_comm_free(&p->ncomm);
 }

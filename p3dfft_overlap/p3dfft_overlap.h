@@ -59,6 +59,11 @@
  * All modes compute the same numbers (the same FFTW plans, the same data
  * movement); they differ only in when the column transposes happen.
  *
+ * Compression (options.codec, PIPELINED_NBO only): libnbo's lossy codecs
+ * on the column exchange (and, options.compress_row, the row exchange):
+ * fewer bytes on the wire for a bounded error, which p3o_compression
+ * reports (docs/p3dfft_overlap.md, "Compression", derives the bounds).
+ *
  * GPU data (options.device = 1, a build with CUDA): in and out are CUDA
  * device pointers with the layouts above, and so are the plan's buffers.
  * The 1-D FFTs are batched cuFFT plans (made once per plan object, the
@@ -115,8 +120,13 @@ enum {
     P3O_ERR_NBO            = -11, /* a libnbo call failed (see p3o_last_error)  */
     P3O_ERR_PLAN           = -12, /* not a valid plan                           */
     P3O_ERR_COMM           = -13, /* MPI_COMM_NULL or an inter-communicator      */
-    P3O_ERR_CUDA           = -14  /* options.device without CUDA or a GPU, or a
+    P3O_ERR_CUDA           = -14, /* options.device without CUDA or a GPU, or a
                                      CUDA / cuFFT call failed                  */
+    P3O_ERR_CODEC          = -15  /* options.codec where it cannot run: a mode
+                                     whose exchanges MPI does, a GPU plan, a
+                                     codec this libnbo lacks, a zfp rate out
+                                     of 1..64, or an options.nbo_config whose
+                                     codec differs                             */
 };
 
 /* A static message for any code, never NULL. */
@@ -160,6 +170,23 @@ typedef enum {
  *                communicator (NULL: libnbo defaults + NBO_* environment).
  *   device       0: host arrays, FFTW (default).  1: CUDA device arrays,
  *                cuFFT (see "GPU data" above); every rank must agree.
+ *   codec        lossy compression of the exchanges (default NBO_CODEC_NONE:
+ *                exact, bit-identical to the other modes).  NBO_CODEC_FP32
+ *                sends doubles as floats (single-precision plans: sent as
+ *                they are, exact); NBO_CODEC_ZFP, zfp fixed rate.  Only
+ *                where libnbo does the exchange: mode PIPELINED_NBO on the
+ *                host; any other mode, a GPU plan or a codec this libnbo
+ *                lacks is P3O_ERR_CODEC.  The plan's libnbo communicators
+ *                take the codec from here: NBO_CODEC and NBO_CODEC_RATE do
+ *                not apply to a plan, and an options.nbo_config whose codec
+ *                differs from this one is P3O_ERR_CODEC.  p3o_compression
+ *                reports the bound on the transforms' error.
+ *   codec_rate   zfp: bits per value, 1..64 (0: 16, libnbo's default);
+ *                ignored by the other codecs.
+ *   compress_row 1: the row exchange too (it then runs as a libnbo
+ *                persistent request on the ROW communicator, still blocking
+ *                in the pipeline); 0 (default): the column exchange only.
+ *                Nothing to compress where ROW = 1.
  */
 typedef struct p3o_options {
     int                 row, col;
@@ -167,6 +194,9 @@ typedef struct p3o_options {
     const char         *wisdom_file;
     const nbo_config_t *nbo_config;
     int                 device;
+    nbo_codec_t         codec;
+    int                 codec_rate;
+    int                 compress_row;
 } p3o_options_t;
 
 void p3o_options_init(p3o_options_t *options);
@@ -255,6 +285,54 @@ int p3o_local_sizes(p3o_plan_t plan, p3o_local_t *local);
  * communicator), e.g. for nbo_comm_query to see which engine and progress
  * mode it resolved to; NBO_COMM_NULL in the other modes.  Owned by the plan. */
 int p3o_nbo_comm(p3o_plan_t plan, nbo_comm_t *comm);
+
+/*
+ * The compression of a plan and what it does to the results.  Local, no
+ * communication (the figures were agreed at plan time).  Error bounds are
+ * relative 2-norm errors of one variable over all ranks, a priori, FFTW's
+ * own rounding not included (docs/p3dfft_overlap.md, "Compression",
+ * derives them):
+ *   value_bound     the codec's a priori bound (nbo_codec_bound): |decoded -
+ *                   x| <= value_bound * max |block| for each value of a
+ *                   block one rank sends one peer (a complex number counts
+ *                   as two values); 0 where the data go exact
+ *   exchange_bound  beta: the relative 2-norm error one compressed exchange
+ *                   may add to the data it moves: value_bound for fp32
+ *                   (it rounds each value), value_bound * sqrt(largest
+ *                   block) for a codec stated per block only
+ *   forward_bound   p3o_forward's output against the exact transform:
+ *                   (1 + beta)^k - 1, k = compressed exchanges per leg
+ *   backward_bound  p3o_backward's output, for spectra of real fields (as
+ *                   p3o_forward makes them): sqrt(2) ((1 + beta)^k - 1)
+ *   roundtrip_bound p3o_roundtrip's (or forward, scaling, backward) output
+ *                   against the input, op a scaling: sqrt(2) ((1 + beta)^2k - 1)
+ * Each bound is INFINITY where the codec states no a priori bound (zfp:
+ * its measured envelope is in the docs) and 0 without compression.
+ *   column, row     1: that exchange of this plan is compressed (row is 0
+ *                   without compress_row or where ROW = 1, column where
+ *                   COL = 1: only exchanges between ranks are compressed)
+ *   raw_bytes       bytes this rank sends other ranks per variable and leg
+ *                   (the mean of forward and backward), row and column
+ *                   exchange, exact
+ *   wire_bytes      the same as the codec puts them on the wire
+ */
+typedef struct p3o_compression {
+    nbo_codec_t codec;
+    int         rate;            /* zfp's bits per value; 0 for the others */
+    int         column, row;
+    int         exchanges;       /* k: compressed exchanges per leg (0-2)  */
+    double      value_bound, exchange_bound;
+    double      forward_bound, backward_bound, roundtrip_bound;
+    double      raw_bytes, wire_bytes;
+} p3o_compression_t;
+
+int p3o_compression(p3o_plan_t plan, p3o_compression_t *compression);
+
+/* A one-line description of the plan into buf (always terminated when len
+ * > 0): sizes, precision, mode, grid, the libnbo engine and progress mode,
+ * the codec and its bounds, e.g. "64x64x64 nv=8 double pipelined_nbo grid
+ * 1x2, libnbo ucx/thread, column exchange zfp rate 16 (...)".  Local. */
+int p3o_plan_describe(p3o_plan_t plan, char *buf, size_t len);
 
 /* ---------------------------------------------------------------- timers */
 

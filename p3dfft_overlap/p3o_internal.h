@@ -119,6 +119,17 @@ struct p3o_plan {
     nbo_comm_t      ncomm;         /* PIPELINED_NBO, on col_comm */
     nbo_request_t   nreq[2][2];    /* [direction][buffer], persistent */
 
+    /* Compression (options.codec, PIPELINED_NBO only): ncomm carries the
+     * codec; with compress_row (and ROW > 1) the row exchange runs on a
+     * second libnbo communicator, one persistent request per direction,
+     * started and waited for at once. */
+    nbo_codec_t     codec;
+    int             codec_rate;    /* zfp: the rate in effect (0 -> 16) */
+    int             compress_row;
+    nbo_comm_t      nrow;          /* on row_comm, or NBO_COMM_NULL */
+    nbo_request_t   rreq[2];       /* [direction] */
+    p3o_compression_t comp;        /* what p3o_compression reports */
+
     p3o_timers_t    t;
 
     /* GPU path (options.device, cuda.c): the buffers above are device
@@ -151,9 +162,21 @@ int p3o_col_exchange(struct p3o_plan *p, int dir, int k);   /* blocking */
 int p3o_col_start(struct p3o_plan *p, int dir, int k);      /* pipelined */
 int p3o_col_wait(struct p3o_plan *p, int dir, int k);
 
-/* Build the persistent libnbo requests (plan time). */
+/* Plan time, PIPELINED_NBO.  p3o_nbo_config: the libnbo configuration of
+ * the plan's communicators, user's (options.nbo_config) or libnbo's
+ * defaults and NBO_* environment (user NULL), with the plan's codec.
+ * p3o_nbo_setup: the column communicator ncomm and its persistent requests
+ * (collective over COL); p3o_nbo_setup_row: with compress_row and ROW > 1,
+ * the row communicator nrow and its requests (collective over ROW).
+ * p3o_nbo_teardown frees whatever exists (collective). */
+int p3o_nbo_config(const struct p3o_plan *p, const nbo_config_t *user, nbo_config_t *cfg);
 int p3o_nbo_setup(struct p3o_plan *p, const nbo_config_t *cfg);
+int p3o_nbo_setup_row(struct p3o_plan *p, const nbo_config_t *cfg);
 void p3o_nbo_teardown(struct p3o_plan *p);
+
+/* compress.c: the plan's compression figures (p3o_compression), collective
+ * over the grid (the largest block over all ranks). */
+int p3o_compression_setup(struct p3o_plan *p);
 
 /* ------------------------------------------------------- GPU (cuda.c) */
 

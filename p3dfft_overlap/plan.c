@@ -43,7 +43,7 @@ static int agree(MPI_Comm comm, int rc)
 /* ------------------------------------------------------------ arguments */
 
 typedef struct args {
-    int nx, ny, nz, nv, prec, mode, row, col, planner, device;
+    int nx, ny, nz, nv, prec, mode, row, col, planner, device, codec, codec_rate, compress_row;
 } args_t;
 
 static int check_local(const args_t *a, int P, p3o_plan_t *plan)
@@ -58,6 +58,10 @@ static int check_local(const args_t *a, int P, p3o_plan_t *plan)
         return p3o_fail(P3O_ERR_ARG, "unknown planner %d", a->planner);
     if ((unsigned)a->device > 1)
         return p3o_fail(P3O_ERR_ARG, "options device = %d: 0 (host) or 1 (CUDA device)", a->device);
+    if ((unsigned)a->codec > NBO_CODEC_ZFP)
+        return p3o_fail(P3O_ERR_ARG, "unknown options codec %d", a->codec);
+    if ((unsigned)a->compress_row > 1)
+        return p3o_fail(P3O_ERR_ARG, "options compress_row = %d: 0 or 1", a->compress_row);
     if (a->nx <= 0 || a->ny <= 0 || a->nz <= 0)
         return p3o_fail(P3O_ERR_SIZE, "grid %d x %d x %d: every size must be positive", a->nx,
                         a->ny, a->nz);
@@ -94,11 +98,46 @@ static int check_args(MPI_Comm comm, const args_t *a, int P, p3o_plan_t *plan)
     }
     static const char *const names[N] = {"nx", "ny", "nz", "nv", "precision",
                                          "mode", "options row", "options col", "options planner",
-                                         "options device"};
+                                         "options device", "options codec", "options codec_rate",
+                                         "options compress_row"};
     for (int i = 0; i < N; i++)
         if (all[i] != -all[N + i])
             return p3o_fail(P3O_ERR_MISMATCH, "ranks passed different %s (from %d to %d)",
                             names[i], -all[N + i], all[i]);
+    return P3O_SUCCESS;
+}
+
+/* Compression runs where libnbo does the exchanges, on host data, with a
+ * codec this libnbo has.  After check_args: every rank has the same
+ * arguments (the availability and nbo_config are agreed by the caller). */
+static int check_codec(const p3o_options_t *o, p3o_mode_t mode)
+{
+    const char *name = nbo_codec_name(o->codec);
+    /* The plan's communicators take the codec from the options: an explicit
+     * libnbo configuration that says otherwise is a conflict, not a choice. */
+    const nbo_config_t *u = mode == P3O_PIPELINED_NBO ? o->nbo_config : NULL;
+    if (u && u->codec != NBO_CODEC_NONE &&
+        (u->codec != o->codec ||
+         (o->codec == NBO_CODEC_ZFP && u->codec_rate != (o->codec_rate ? o->codec_rate : 16))))
+        return p3o_fail(P3O_ERR_CODEC, "options nbo_config has codec %s, options codec %s: set the "
+                        "codec in p3o_options_t (codec, codec_rate) only",
+                        nbo_codec_name(u->codec), name);
+    if (o->codec == NBO_CODEC_NONE)
+        return P3O_SUCCESS;
+    if (mode != P3O_PIPELINED_NBO)
+        return p3o_fail(P3O_ERR_CODEC,
+                        "options codec %s: compression runs only where libnbo does the exchanges, "
+                        "mode pipelined_nbo (this plan: %s, whose exchanges MPI does)",
+                        name, p3o_mode_name(mode));
+    if (o->device)
+        return p3o_fail(P3O_ERR_CODEC, "options codec %s: libnbo compresses host buffers only, "
+                        "not a GPU plan's (options device = 1)", name);
+    if (o->codec == NBO_CODEC_ZFP && (o->codec_rate < 0 || o->codec_rate > 64))
+        return p3o_fail(P3O_ERR_CODEC, "options codec_rate = %d: zfp takes 1..64 bits per value "
+                        "(0: 16)", o->codec_rate);
+    char detail[256] = "";
+    if (nbo_codec_available(o->codec, detail, sizeof(detail)) != NBO_SUCCESS)
+        return p3o_fail(P3O_ERR_CODEC, "options codec %s is not in this libnbo: %s", name, detail);
     return P3O_SUCCESS;
 }
 
@@ -297,7 +336,7 @@ static int build_ffts(struct p3o_plan *p, unsigned flags)
 /* Frees whatever was built; collective when the grid exists. */
 static void plan_free(struct p3o_plan *p)
 {
-    if (p->ncomm != NBO_COMM_NULL || p->nreq[0][0] != NBO_REQUEST_NULL)
+    if (p->ncomm != NBO_COMM_NULL || p->nrow != NBO_COMM_NULL)
         p3o_nbo_teardown(p);
     p3o_fft_t *ffts[] = {&p->fx_fwd, &p->fx_bwd, &p->fy_fwd, &p->fy_bwd, &p->fz_fwd, &p->fz_bwd};
     for (size_t i = 0; i < sizeof(ffts) / sizeof(ffts[0]); i++)
@@ -343,8 +382,11 @@ int p3o_plan_create(MPI_Comm comm, int nx, int ny, int nz, int nv, p3o_precision
         return p3o_fail(P3O_ERR_COMM, "comm is an inter-communicator or not usable");
 
     args_t a = {nx, ny, nz, nv, (int)precision, (int)mode, o->row, o->col, (int)o->planner,
-                o->device};
+                o->device, (int)o->codec, o->codec_rate, o->compress_row};
     int rc = check_args(comm, &a, P, plan);
+    if (rc != P3O_SUCCESS)
+        return rc;
+    rc = agree(comm, check_codec(o, mode));
     if (rc != P3O_SUCCESS)
         return rc;
     if (o->device) { /* every rank needs a GPU (P ranks may share one) */
@@ -387,6 +429,9 @@ int p3o_plan_create(MPI_Comm comm, int nx, int ny, int nz, int nv, p3o_precision
     p->es = 2 * p->rs;
     p->ctype = precision == P3O_DOUBLE ? MPI_C_DOUBLE_COMPLEX : MPI_C_FLOAT_COMPLEX;
     p->cart = p->row_comm = p->col_comm = MPI_COMM_NULL;
+    p->codec = o->codec;
+    p->codec_rate = o->codec == NBO_CODEC_ZFP ? (o->codec_rate ? o->codec_rate : 16) : 0;
+    p->compress_row = o->codec != NBO_CODEC_NONE && o->compress_row;
 
     rc = agree(comm, build_grid(p, comm, row, col));
     if (rc == P3O_SUCCESS)
@@ -402,8 +447,17 @@ int p3o_plan_create(MPI_Comm comm, int nx, int ny, int nz, int nv, p3o_precision
         MPI_Comm_rank(p->cart, &me);
         rc = agree(p->cart, me == 0 ? p3o_wisdom_export(precision, o->wisdom_file) : P3O_SUCCESS);
     }
-    if (rc == P3O_SUCCESS && mode == P3O_PIPELINED_NBO)
-        rc = agree(p->cart, p3o_nbo_setup(p, o->nbo_config));
+    if (mode == P3O_PIPELINED_NBO) {
+        nbo_config_t cfg;
+        if (rc == P3O_SUCCESS)
+            rc = agree(p->cart, p3o_nbo_config(p, o->nbo_config, &cfg));
+        if (rc == P3O_SUCCESS)
+            rc = agree(p->cart, p3o_nbo_setup(p, &cfg));
+        if (rc == P3O_SUCCESS && p->compress_row && p->row > 1)
+            rc = agree(p->cart, p3o_nbo_setup_row(p, &cfg));
+    }
+    if (rc == P3O_SUCCESS)
+        rc = agree(p->cart, p3o_compression_setup(p));
     if (rc != P3O_SUCCESS) {
         plan_free(p);
         return rc;

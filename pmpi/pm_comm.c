@@ -118,6 +118,12 @@ static int create(MPI_Comm comm, nbo_comm_t *nc, const char **note)
     int rc = nbo_config_from_env(&cfg);
     if (rc != NBO_SUCCESS)
         return rc; /* the same environment on every rank: all fall back */
+    /* MPI's collectives are exact: an unmodified program never gets a
+     * lossy codec, whatever NBO_CODEC says. */
+    static atomic_int said;
+    if (cfg.codec != NBO_CODEC_NONE && !atomic_exchange(&said, 1))
+        pm_log("NBO_CODEC ignored: MPI's all-to-alls stay exact");
+    cfg.codec = NBO_CODEC_NONE;
     rc = nbo_comm_create(comm, &cfg, nc);
     if (rc == NBO_ERR_THREAD_LEVEL) {
         cfg.progress = NBO_PROGRESS_INLINE;

@@ -88,12 +88,14 @@ SUMMARY = {
     "nbo_config_init": "default configuration of a communicator",
     "nbo_config_from_env": "configuration from the NBO_* environment variables",
     "nbo_config_set": "set one configuration field from an NBO_* name and value",
-    "nbo_engine_name": "names of engines, progress modes and algorithms",
+    "nbo_engine_name": "names of engines, progress modes, algorithms and codecs",
     "nbo_comm_create": "bootstrap libnbo on an MPI communicator",
     "nbo_comm_free": "free an nbo communicator",
     "nbo_comm_query": "the engine and configuration a communicator resolved to",
     "nbo_engine_available": "whether an engine is built and usable on this machine",
     "nbo_cuda_available": "whether CUDA device buffers are usable in this process",
+    "nbo_codec_available": "whether a codec of compressed all-to-alls is built into libnbo",
+    "nbo_codec_bound": "the a priori error bound of a codec on a datatype",
     "nbo_ialltoall": "start a non-blocking all-to-all",
     "nbo_alltoall_init": "create a persistent all-to-all request",
     "nbo_iallreduce": "start a non-blocking allreduce or reduce-scatter-block",
@@ -119,6 +121,8 @@ SUMMARY = {
     "p3o_roundtrip": "forward FFT, spectral operation and backward FFT as one pipeline",
     "p3o_local_sizes": "the pencils this rank owns",
     "p3o_nbo_comm": "the libnbo communicator of a PIPELINED_NBO plan",
+    "p3o_compression": "what a plan's compressed exchanges do: codec, bytes on the wire, error bounds",
+    "p3o_plan_describe": "one line describing a 3-D FFT plan",
     "p3o_timers": "time spent in each stage of the transforms",
     "p3o_mode_name": "names of modes and precisions",
     "p3o_mode_from_name": "parse mode and precision names",
@@ -145,6 +149,9 @@ REQUEST_FAILURES = [
     ("NBO_ERR_MPI", "an MPI call failed (the MPI engine, datatype packing)."),
     ("NBO_ERR_MISMATCH", "a message was larger than its receive block: the ranks' counts disagree."),
     ("NBO_ERR_CUDA", "a CUDA call failed while staging device buffers."),
+    ("NBO_ERR_CODEC", "the zfp codec refused a block holding NaN or infinity, sent or received "
+                      "(docs/compression.md); the request ran to its end, and a refused block "
+                      "arrives as NaN."),
     ("NBO_ERR_NOMEM", None),
     ("NBO_ERR_INTERNAL", None),
 ]
@@ -238,6 +245,7 @@ ERRORS = {
         ("NBO_ERR_ENGINE", "the engine asked for is not built or not usable on every rank "
                            "(auto falls back to the MPI engine, which always is)."),
         ("NBO_ERR_THREAD_LEVEL", "progress thread asked for, but MPI does not provide MPI_THREAD_MULTIPLE."),
+        ("NBO_ERR_CODEC", "codec zfp in a build without libzfp (nbo_codec_available); every rank returns it."),
         ("NBO_ERR_TIMEOUT", "the engine could not connect to every peer within NBO_TIMEOUT."),
         ("NBO_ERR_PEER", "a peer failed while the engine connected to it."),
         ("NBO_ERR_TRANSPORT", "the network reported an error while the engine connected."),
@@ -259,6 +267,15 @@ ERRORS = {
     "nbo_engine_available": [
         ("NBO_ERR_ENGINE", "the engine is not built into this libnbo, or not usable here (detail says why)."),
         ("NBO_ERR_CONFIG", "UCX rejects a UCX_* or NBO_UCX_* value (UCX names it on stderr)."),
+    ],
+    "nbo_codec_available": [
+        ("NBO_ERR_CODEC", "zfp in a libnbo built without libzfp, or a value that is no codec (detail says why)."),
+    ],
+    "nbo_codec_bound": [
+        ("NBO_ERR_ARG", "bound is NULL."),
+        ("NBO_ERR_CODEC", "the codec is not available, the rate is outside 1..64 for zfp, or no a priori "
+                          "bound can be stated (zfp where docs/compression.md gives only measured errors); "
+                          "*bound is 0."),
     ],
     "nbo_cuda_available": [
         ("NBO_ERR_CUDA", "libnbo is built without CUDA, or no CUDA GPU is usable (detail says why)."),
@@ -326,6 +343,9 @@ ERRORS = {
         ("P3O_ERR_NBO", "PIPELINED_NBO: nbo_comm_create or nbo_alltoallv_init failed (p3o_last_error "
                         "says which, with nbo_strerror's message)."),
         ("P3O_ERR_CUDA", "options.device = 1 without CUDA or a GPU, or a CUDA or cuFFT call failed."),
+        ("P3O_ERR_CODEC", "options.codec where it cannot run: a mode other than PIPELINED_NBO, a GPU plan, "
+                          "a codec this libnbo lacks, a zfp rate outside 1..64, or an options.nbo_config "
+                          "whose codec differs."),
     ],
     "p3o_plan_destroy": [
         ("P3O_ERR_PLAN", "*plan is not a valid plan."),
@@ -345,6 +365,14 @@ ERRORS = {
     "p3o_nbo_comm": [
         ("P3O_ERR_PLAN", None),
         ("P3O_ERR_ARG", "comm is NULL."),
+    ],
+    "p3o_compression": [
+        ("P3O_ERR_PLAN", None),
+        ("P3O_ERR_ARG", "compression is NULL."),
+    ],
+    "p3o_plan_describe": [
+        ("P3O_ERR_PLAN", None),
+        ("P3O_ERR_ARG", "buf is NULL."),
     ],
     "p3o_timers": [
         ("P3O_ERR_PLAN", None),
@@ -447,10 +475,10 @@ int apply_option(nbo_config_t *cfg, const char *opt)
 
 void print_config(const nbo_config_t *cfg)
 {
-    printf("engine %s, progress %s, algorithm %s, scheduling %s\n",
+    printf("engine %s, progress %s, algorithm %s, scheduling %s, codec %s\n",
            nbo_engine_name(cfg->engine), nbo_progress_name(cfg->progress),
            nbo_algorithm_name(cfg->algorithm),
-           nbo_progress_sched_name(cfg->progress_sched));
+           nbo_progress_sched_name(cfg->progress_sched), nbo_codec_name(cfg->codec));
 }
 ''',
     "nbo_comm_create": r'''
@@ -514,6 +542,42 @@ nbo_engine_kind_t pick_engine(void)
         return NBO_ENGINE_UCX;
     fprintf(stderr, "no UCX here: %s\n", why);
     return NBO_ENGINE_AUTO;
+}
+''',
+    "nbo_codec_available": r'''
+#include <stdio.h>
+#include <nbo.h>
+
+/* zfp at 16 bits per value where this libnbo has it, else doubles as floats. */
+void choose_codec(nbo_config_t *cfg)
+{
+    char why[128];
+    if (nbo_codec_available(NBO_CODEC_ZFP, why, sizeof(why)) == NBO_SUCCESS) {
+        cfg->codec = NBO_CODEC_ZFP;
+        cfg->codec_rate = 16;
+    } else {
+        fprintf(stderr, "no zfp: %s\n", why);
+        cfg->codec = NBO_CODEC_FP32;
+    }
+}
+''',
+    "nbo_codec_bound": r'''
+#include <math.h>
+#include <nbo.h>
+
+/* Does every value of x (n doubles) after the exchange stay within the
+ * bound the codec states?  -1 where none is stated. */
+int within_bound(nbo_codec_t codec, int rate, const double *x, const double *y, int n)
+{
+    double b, max = 0;
+    if (nbo_codec_bound(codec, rate, MPI_DOUBLE, &b) != NBO_SUCCESS)
+        return -1;
+    for (int i = 0; i < n; i++)
+        max = fmax(max, fabs(x[i]));
+    for (int i = 0; i < n; i++)
+        if (fabs(y[i] - x[i]) > b * max)
+            return 0;
+    return 1;
 }
 ''',
     "nbo_cuda_available": r'''
@@ -915,6 +979,37 @@ void which_engine(p3o_plan_t plan)
         nbo_comm_query(comm, &info) == NBO_SUCCESS)
         printf("column transposes: engine %s, progress %s\n",
                nbo_engine_name(info.engine), nbo_progress_name(info.progress));
+}
+''',
+    "p3o_compression": r'''
+#include <math.h>
+#include <stdio.h>
+#include <p3dfft_overlap.h>
+
+/* Column exchanges as floats: half the bytes, a round trip within
+ * 1.7e-7 (relative 2-norm) of the exact one. */
+int lossy_plan(MPI_Comm comm, p3o_plan_t *plan)
+{
+    p3o_options_t opt;
+    p3o_options_init(&opt);
+    opt.codec = NBO_CODEC_FP32;
+    int rc = p3o_plan_create(comm, 128, 128, 128, 8, P3O_DOUBLE, P3O_PIPELINED_NBO, &opt, plan);
+    p3o_compression_t c;
+    if (rc == P3O_SUCCESS && p3o_compression(*plan, &c) == P3O_SUCCESS && !isinf(c.roundtrip_bound))
+        printf("%d compressed exchange(s) a leg, %.0f of %.0f bytes, round trip within %.1e\n",
+               c.exchanges, c.wire_bytes, c.raw_bytes, c.roundtrip_bound);
+    return rc;
+}
+''',
+    "p3o_plan_describe": r'''
+#include <stdio.h>
+#include <p3dfft_overlap.h>
+
+void log_plan(p3o_plan_t plan)
+{
+    char line[512];
+    if (p3o_plan_describe(plan, line, sizeof(line)) == P3O_SUCCESS)
+        printf("plan: %s\n", line);
 }
 ''',
     "p3o_timers": r'''

@@ -11,6 +11,9 @@ pkgs=(
   libucx-dev ucx-utils libibverbs-dev rdma-core ibverbs-providers ibverbs-utils
   # application and tests
   libfftw3-dev libcmocka-dev valgrind clang libclang-rt-14-dev
+  # optional: the zfp codec of compressed all-to-alls (meson -Dzfp=auto
+  # builds it where libzfp is found, docs/compression.md)
+  libzfp-dev
   # man pages: groff renders them in tests/install, man finds them
   man-db groff-base
   # emulated cluster and plots

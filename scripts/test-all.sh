@@ -32,8 +32,12 @@ status=0
 OMPI_LEFT_OUT='P=([5-9]|[1-9][0-9])( |$)'
 # And two tests of the cluster suite: 2 emulated hosts, UCX engine and
 # progress thread (the mpi suite's programs; an unmodified MPI_Ialltoall
-# program under libnbo-mpi that must overlap).
+# program under libnbo-mpi that must overlap); and libnbo-mpi's stress
+# program at P = 5 and 10 on every engine/progress pair, as on MPICH.
 OMPI_ALSO=('cluster-test ucx/thread P=2' 'test_pmpi_overlap auto/thread P=2 cluster')
+for pair in mpi/inline mpi/thread ucx/inline ucx/thread; do
+  OMPI_ALSO+=("test_pmpi_mixed $pair P=5" "test_pmpi_mixed $pair P=10")
+done
 ALSO=()
 # Under ASan the collective programs run at P <= 4 only: the main stage
 # runs them up to P = 8, and ASan makes each rank 2-3 times slower.

@@ -6,7 +6,8 @@
  * NAME VERSION (MPI X.Y)" (the mpi.h it was compiled against);
  * the optional parts of this build, "built PART yes|no DETAIL"; one line
  * per engine, "engine NAME usable|unusable DETAIL" (the device and
- * transports, or why not); the CUDA line; what NBO_ENGINE=auto and
+ * transports, or why not); the CUDA line; one line
+ * per codec, "codec NAME usable|unusable DETAIL"; what NBO_ENGINE=auto and
  * NBO_PROGRESS=auto resolve to here, "auto engine NAME progress MODE caps
  * CAPS DETAIL", found by creating an nbo communicator on MPI_COMM_WORLD as
  * an application would, and, when the environment asks for another engine
@@ -34,12 +35,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "nbo_engines.h" /* NBO_HAVE_UCX, NBO_HAVE_VERBS, NBO_HAVE_CUDA (meson) */
+#include "nbo_engines.h" /* NBO_HAVE_UCX, NBO_HAVE_VERBS, NBO_HAVE_CUDA, NBO_HAVE_ZFP (meson) */
 
 static const char usage[] =
     "usage: nbo_info [-e | -c | -h]\n"
     "What libnbo can do on this machine: its version, the MPI library, the\n"
-    "optional parts built, every engine, what NBO_ENGINE=auto and\n"
+    "optional parts built, every engine and codec, what NBO_ENGINE=auto and\n"
     "NBO_PROGRESS=auto resolve to, and every NBO_* variable libnbo reads.  It\n"
     "initialises MPI with MPI_THREAD_MULTIPLE and creates an nbo communicator\n"
     "on MPI_COMM_WORLD: run it alone or under mpiexec (every rank prints).  It\n"
@@ -56,7 +57,8 @@ enum { EXIT_CONFIG = 1, EXIT_USAGE = 2, EXIT_CREATE = 3 };
 static const char *const config_vars[] = {
     "NBO_ENGINE", "NBO_PROGRESS", "NBO_PROGRESS_SCHED", "NBO_ALGORITHM", "NBO_WINDOW",
     "NBO_BRUCK_MAX", "NBO_TIMEOUT", "NBO_PROGRESS_CPU", "NBO_SPIN_US", "NBO_CHECK",
-    "NBO_CUDA_CHUNK", "NBO_ALLREDUCE_SMALL", "NBO_ALLGATHER_SMALL", "NBO_BCAST_SMALL"};
+    "NBO_CUDA_CHUNK", "NBO_ALLREDUCE_SMALL", "NBO_ALLGATHER_SMALL", "NBO_BCAST_SMALL",
+    "NBO_CODEC", "NBO_CODEC_RATE"};
 #define N_CONFIG_VARS (sizeof(config_vars) / sizeof(config_vars[0]))
 
 /* ------------------------------------------------------------------ build */
@@ -82,6 +84,7 @@ static void print_build(void)
         {"ucx", NBO_HAVE_UCX, "the UCX engine (-Ducx)"},
         {"verbs", NBO_HAVE_VERBS, "the verbs engine (-Dverbs)"},
         {"cuda", NBO_HAVE_CUDA, "CUDA device buffers (-Dcuda)"},
+        {"zfp", NBO_HAVE_ZFP, "the zfp codec of compressed all-to-alls (-Dzfp)"},
         {"libnbo-mpi", NBO_HAVE_PMPI, "MPI_Ialltoall(v) of unmodified programs, libnbo-mpi(7)"},
         {"p3dfft_overlap", NBO_HAVE_P3O,
          NBO_HAVE_P3O_CUDA ? "pencil 3-D FFT, p3dfft_overlap(3), with its GPU path"
@@ -119,6 +122,19 @@ static void print_cuda(void)
     int rc = nbo_cuda_available(detail, sizeof(detail));
     printf("# device buffers (CUDA)\n");
     printf("cuda          %-10s %s\n", rc == NBO_SUCCESS ? "usable" : "unusable", detail);
+}
+
+/* Codecs of compressed all-to-alls (NBO_CODEC): built here? */
+static void print_codecs(void)
+{
+    printf("# codecs of compressed all-to-alls (NBO_CODEC, docs/compression.md)\n");
+    const nbo_codec_t codecs[] = {NBO_CODEC_NONE, NBO_CODEC_FP32, NBO_CODEC_ZFP};
+    for (unsigned i = 0; i < sizeof(codecs) / sizeof(codecs[0]); i++) {
+        char detail[256];
+        int rc = nbo_codec_available(codecs[i], detail, sizeof(detail));
+        printf("codec  %-6s %-10s %s\n", nbo_codec_name(codecs[i]),
+               rc == NBO_SUCCESS ? "usable" : "unusable", detail);
+    }
 }
 
 static const char *caps_names(unsigned caps, char *buf, size_t len)
@@ -269,6 +285,8 @@ static const extra_t verbs_vars[] = {
 static const extra_t pmpi_vars[] = {
     {"NBO_PMPI", "on", "off or 0: every call passes through to MPI"},
     {"NBO_PMPI_LOG", "0", "1: a line per communicator saying who serves it"},
+    {"NBO_PMPI_COLLS", "all", "collectives served: alltoall,allreduce,reduce_scatter_block,"
+                              "allgather,bcast, all or none"},
     {"NBO_PMPI_BLOCKING", "0", "1: blocking MPI_Alltoall(v) served by libnbo too"},
 };
 
@@ -336,6 +354,9 @@ static int print_config(const nbo_config_t *env, int ucx_bad)
     NUM("NBO_ALLGATHER_SMALL", allgather_small, "%zu",
         "allgather(v): auto uses the small-message algorithm up to this many bytes in all");
     NUM("NBO_BCAST_SMALL", bcast_small, "%zu", "bcast: auto uses the binomial tree up to this many bytes");
+    bad += config_row("NBO_CODEC", nbo_codec_name(c.codec), nbo_codec_name(def.codec),
+                      "all-to-all of floating-point types: none | fp32 | zfp (lossy, opt-in)");
+    NUM("NBO_CODEC_RATE", codec_rate, "%d", "zfp codec: bits per value, 1..64");
 #undef NUM
 
     printf("# UCX engine (libnbo's UCX context reads NBO_UCX_<NAME> as UCX_<NAME>)\n");
@@ -426,6 +447,7 @@ int main(int argc, char **argv)
         print_build();
         ucx_bad = print_engines();
         print_cuda();
+        print_codecs();
         if (print_resolution(&env, env_ok && !ucx_bad) != NBO_SUCCESS)
             status = EXIT_CREATE;
     } else

@@ -12,11 +12,14 @@
 
 /* What to run. */
 typedef struct variant {
-    char              name[48];    /* "blocking", "pipelined_nbo[ucx]", ... */
+    char              name[64];    /* "blocking", "pipelined_nbo[ucx]", "roundtrip_nbo[ucx,fp32]" */
     p3o_mode_t        mode;
     int               set_engine;  /* 0: libnbo engine from NBO_ENGINE / auto */
     nbo_engine_kind_t engine;
     int               roundtrip;   /* p3o_roundtrip instead of forward + backward */
+    nbo_codec_t       codec;       /* options.codec (PIPELINED_NBO only) */
+    int               rate;        /* zfp's bits per value */
+    int               compress_row;
 } variant_t;
 
 typedef struct setup {
@@ -36,9 +39,26 @@ typedef struct measurement {
     double       err;        /* sine round trip, max |u - u0| / amplitude */
     int          row, col;
     char         engine[32], progress[16]; /* libnbo's, "-" otherwise */
+    p3o_compression_t comp;  /* the plan's codec, bounds and bytes (p3o_compression) */
+    /* Against the exact result of the same session (reference_t): relative
+     * 2-norm error of the output of one iteration, largest over the
+     * variables; the sine of the timed loop, and a random field (one more
+     * iteration, untimed).  -1: no reference. */
+    double       err_sine, err_random;
 } measurement_t;
 
-/* Collective over comm. */
-void measure(MPI_Comm comm, const setup_t *s, const variant_t *v, measurement_t *m);
+/* The exact outputs of a grid, kept from its first run whose exchanges
+ * are exact, for the runs that compress. */
+typedef struct reference {
+    int    have;
+    void  *sine, *random;   /* nv X-pencils each */
+} reference_t;
+
+void reference_free(reference_t *ref);
+
+/* Collective over comm.  ref (may be NULL): filled by the first exact run,
+ * compared with by the others. */
+void measure(MPI_Comm comm, const setup_t *s, const variant_t *v, reference_t *ref,
+             measurement_t *m);
 
 #endif

@@ -16,7 +16,15 @@
  *       [--warmup 1] [--reps 3]
  *       [--modes blocking,pipelined_mpi,pipelined_nbo,roundtrip_nbo]
  *       [--engines mpi,ucx] [--precision double|single] [--grid RxC]
+ *       [--codecs none,fp32,zfp:16,...] [--compress-row] [--codec-cost]
  *       [--planner measure|estimate|patient] [--csv FILE] [--demo]
+ *
+ * --codecs: pipelined_nbo and roundtrip_nbo run once per codec (options.
+ * codec; "none" is the exact run), each compressed run compared with the
+ * grid's first exact run (error of the output, bytes on the wire).
+ * --codec-cost: also what each codec costs the CPU, per exchange of the
+ * grid's column block between two ranks of libnbo (codec_cost.c), and the
+ * link rate below which it pays.
  *
  * --demo: a few seconds at P=2: small grids, FFTW_ESTIMATE, errors checked
  * (exit status 1 if any is above the bound), short timing comparison.
@@ -25,15 +33,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codec_cost.h"
 #include "report.h"
 
-enum { MAX_SIZES = 16, MAX_VARIANTS = 8 };
+enum { MAX_SIZES = 16, MAX_VARIANTS = 40, MAX_CODECS = 8 };
 
 typedef struct config {
     setup_t   base;
     int       nsizes, sizes[MAX_SIZES][3];
     int       nvariants;
     variant_t variants[MAX_VARIANTS];
+    int       ncodecs;
+    codec_choice_t codecs[MAX_CODECS];
+    int       compress_row, codec_cost;
     const char *csv;
     int       demo;
 } config_t;
@@ -47,7 +59,8 @@ static int usage(int rank)
                 "                                     roundtrip_mpi,roundtrip_nbo,...]\n"
                 "                 [--engines auto,mpi,ucx,verbs] [--precision double|single]\n"
                 "                 [--grid RxC] [--planner measure|estimate|patient]\n"
-                "                 [--csv FILE] [--demo]\n");
+                "                 [--codecs none,fp32,zfp[:RATE],...] [--compress-row]\n"
+                "                 [--codec-cost] [--csv FILE] [--demo]\n");
     return 2;
 }
 
@@ -92,8 +105,32 @@ static int parse_mode(const char *name, p3o_mode_t *mode, int *roundtrip)
     return p3o_mode_from_name(full, mode) == P3O_SUCCESS ? 0 : -1;
 }
 
+/* "none", "fp32", "zfp" (rate 16) or "zfp:RATE". */
+static int parse_codecs(config_t *c, char *list)
+{
+    c->ncodecs = 0;
+    for (char *sp = NULL, *t = strtok_r(list, ",", &sp); t; t = strtok_r(NULL, ",", &sp)) {
+        if (c->ncodecs == MAX_CODECS)
+            return -1;
+        codec_choice_t *k = &c->codecs[c->ncodecs++];
+        *k = (codec_choice_t){0};
+        if (!strcmp(t, "none"))
+            k->codec = NBO_CODEC_NONE;
+        else if (!strcmp(t, "fp32"))
+            k->codec = NBO_CODEC_FP32;
+        else if (!strcmp(t, "zfp"))
+            k->codec = NBO_CODEC_ZFP, k->rate = 16;
+        else if (sscanf(t, "zfp:%d", &k->rate) == 1 && k->rate >= 1 && k->rate <= 64)
+            k->codec = NBO_CODEC_ZFP;
+        else
+            return -1;
+        codec_choice_name(k, k->name, sizeof(k->name));
+    }
+    return c->ncodecs > 0 ? 0 : -1;
+}
+
 /* Modes in order; pipelined_nbo and roundtrip_nbo expand into one variant
- * per engine. */
+ * per engine and codec. */
 static int parse_variants(config_t *c, char *modes, char *engines)
 {
     c->nvariants = 0;
@@ -105,19 +142,36 @@ static int parse_variants(config_t *c, char *modes, char *engines)
         char list[128];
         snprintf(list, sizeof(list), "%s", mode == P3O_PIPELINED_NBO && engines ? engines : "");
         char *ep = NULL, *e = strtok_r(list, ",", &ep);
+        const int ncodecs = mode == P3O_PIPELINED_NBO ? c->ncodecs : 1;
         do {
-            if (c->nvariants == MAX_VARIANTS)
-                return -1;
-            variant_t *v = &c->variants[c->nvariants++];
-            memset(v, 0, sizeof(*v));
-            v->mode = mode;
-            v->roundtrip = roundtrip;
-            snprintf(v->name, sizeof(v->name), "%s", t);
-            if (e) {
-                if (parse_engine(e, &v->engine) != 0)
+            for (int k = 0; k < ncodecs; k++) {
+                if (c->nvariants == MAX_VARIANTS)
                     return -1;
-                v->set_engine = 1;
-                snprintf(v->name, sizeof(v->name), "%s[%s]", t, e);
+                variant_t *v = &c->variants[c->nvariants++];
+                memset(v, 0, sizeof(*v));
+                v->mode = mode;
+                v->roundtrip = roundtrip;
+                const codec_choice_t *cc = &c->codecs[mode == P3O_PIPELINED_NBO ? k : 0];
+                if (mode == P3O_PIPELINED_NBO) {
+                    v->codec = cc->codec;
+                    v->rate = cc->rate;
+                    v->compress_row = c->compress_row && cc->codec != NBO_CODEC_NONE;
+                }
+                char tag[64] = "";
+                if (e)
+                    snprintf(tag, sizeof(tag), "%s", e);
+                if (v->codec != NBO_CODEC_NONE)
+                    snprintf(tag + strlen(tag), sizeof(tag) - strlen(tag), "%s%s%s", e ? "," : "",
+                             cc->name, v->compress_row ? "+row" : "");
+                if (tag[0])
+                    snprintf(v->name, sizeof(v->name), "%.24s[%.36s]", t, tag);
+                else
+                    snprintf(v->name, sizeof(v->name), "%.60s", t);
+                if (e) {
+                    if (parse_engine(e, &v->engine) != 0)
+                        return -1;
+                    v->set_engine = 1;
+                }
             }
         } while (e && (e = strtok_r(NULL, ",", &ep)));
     }
@@ -129,11 +183,20 @@ static int parse(int argc, char **argv, config_t *c)
     char sizes[256] = "64,96,128";
     char modes[128] = "blocking,pipelined_mpi,pipelined_nbo,roundtrip_nbo";
     char engines[128] = "";
+    char codecs[128] = "none";
     memset(c, 0, sizeof(*c));
     c->base = (setup_t){.nv = 4, .prec = P3O_DOUBLE, .planner = P3O_PLANNER_MEASURE,
                         .warmup = 1, .iters = 3, .reps = 3};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        if (!strcmp(a, "--compress-row")) {
+            c->compress_row = 1;
+            continue;
+        }
+        if (!strcmp(a, "--codec-cost")) {
+            c->codec_cost = 1;
+            continue;
+        }
         if (!strcmp(a, "--demo")) {
             c->demo = 1;
             snprintf(sizes, sizeof(sizes), "32,64");
@@ -151,6 +214,8 @@ static int parse(int argc, char **argv, config_t *c)
             snprintf(modes, sizeof(modes), "%s", v);
         else if (!strcmp(a, "--engines"))
             snprintf(engines, sizeof(engines), "%s", v);
+        else if (!strcmp(a, "--codecs"))
+            snprintf(codecs, sizeof(codecs), "%s", v);
         else if (!strcmp(a, "--nv"))
             c->base.nv = atoi(v);
         else if (!strcmp(a, "--iters"))
@@ -181,7 +246,7 @@ static int parse(int argc, char **argv, config_t *c)
     }
     if (c->base.iters < 1 || c->base.reps < 1 || c->base.warmup < 0 || c->base.nv < 1)
         return -1;
-    if (parse_sizes(c, sizes) != 0)
+    if (parse_sizes(c, sizes) != 0 || parse_codecs(c, codecs) != 0)
         return -1;
     return parse_variants(c, modes, engines[0] ? engines : NULL);
 }
@@ -202,7 +267,7 @@ static void print_header(FILE *f, int argc, char **argv, int P, const config_t *
             : c->base.planner == P3O_PLANNER_PATIENT ? "PATIENT" : "MEASURE");
     fprintf(f, "# MPI: %s\n", lib);
     const char *vars[] = {"NBO_ENGINE", "NBO_PROGRESS", "NBO_WINDOW", "NBO_PROGRESS_CPU",
-                          "NBO_SPIN_US"};
+                          "NBO_SPIN_US", "NBO_CODEC", "NBO_CODEC_RATE"};
     fprintf(f, "# environment:");
     for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
         fprintf(f, " %s=%s", vars[i], getenv(vars[i]) ? getenv(vars[i]) : "(unset)");
@@ -210,7 +275,12 @@ static void print_header(FILE *f, int argc, char **argv, int P, const config_t *
     for (int i = 0; i < argc; i++)
         fprintf(f, " %s", argv[i]);
     fprintf(f, "\n# time = seconds per iteration (forward + normalise + backward of nv variables),"
-               " max over ranks; ideal = max(C, K) from the blocking run (see docs)\n\n");
+               " max over ranks; ideal = max(C, K) from the blocking run (see docs)\n");
+    if (c->ncodecs > 1 || c->codecs[0].codec != NBO_CODEC_NONE)
+        fprintf(f, "# codecs (options.codec, p3o plans ignore NBO_CODEC):%s", "");
+    for (int i = 0; i < c->ncodecs && (c->ncodecs > 1 || c->codecs[0].codec != NBO_CODEC_NONE); i++)
+        fprintf(f, " %s%s", c->codecs[i].name, i + 1 == c->ncodecs ? "\n" : ",");
+    fprintf(f, "\n");
 }
 
 int main(int argc, char **argv)
@@ -233,7 +303,8 @@ int main(int argc, char **argv)
     bench_row_t *rows = calloc((size_t)c.nsizes * c.nvariants, sizeof(*rows));
     int bad = 0;
     const double bound = c.base.prec == P3O_DOUBLE ? 1e-12 : 1e-5;
-    for (int g = 0; g < c.nsizes; g++)
+    for (int g = 0; g < c.nsizes; g++) {
+        reference_t ref = {0};
         for (int i = 0; i < c.nvariants; i++) {
             bench_row_t *r = &rows[(size_t)g * c.nvariants + i];
             r->s = c.base;
@@ -241,17 +312,42 @@ int main(int argc, char **argv)
             r->s.ny = c.sizes[g][1];
             r->s.nz = c.sizes[g][2];
             r->v = c.variants[i];
-            measure(MPI_COMM_WORLD, &r->s, &r->v, &r->m);
-            bad |= !r->m.ok || r->m.err > bound;
+            measure(MPI_COMM_WORLD, &r->s, &r->v, &ref, &r->m);
+            /* A compressed run: its errors against the exact one, within the
+             * plan's round-trip bound (plus the FFT's own rounding). */
+            const p3o_compression_t *k = &r->m.comp;
+            if (k->exchanges == 0)
+                bad |= !r->m.ok || r->m.err > bound;
+            else
+                bad |= !r->m.ok || r->m.err_sine < 0 || r->m.err_sine > k->roundtrip_bound + bound ||
+                       r->m.err_random > k->roundtrip_bound + bound;
             if (rank == 0) {
-                if (r->m.ok)
-                    fprintf(stderr, "  %dx%dx%d %-22s %.4f s/iter  round-trip error %.1e\n",
+                if (r->m.ok && k->exchanges == 0)
+                    fprintf(stderr, "  %dx%dx%d %-28s %.4f s/iter  round-trip error %.1e\n",
                             r->s.nx, r->s.ny, r->s.nz, r->v.name, r->m.time, r->m.err);
+                else if (r->m.ok)
+                    fprintf(stderr, "  %dx%dx%d %-28s %.4f s/iter  vs exact: sine %.1e random %.1e"
+                            " (bound %.1e), wire %.0f%% of raw\n",
+                            r->s.nx, r->s.ny, r->s.nz, r->v.name, r->m.time, r->m.err_sine,
+                            r->m.err_random, k->roundtrip_bound,
+                            k->raw_bytes > 0 ? 100 * k->wire_bytes / k->raw_bytes : 100.0);
                 else
-                    fprintf(stderr, "  %dx%dx%d %-22s failed: %s\n", r->s.nx, r->s.ny, r->s.nz,
+                    fprintf(stderr, "  %dx%dx%d %-28s failed: %s\n", r->s.nx, r->s.ny, r->s.nz,
                             r->v.name, r->m.error);
             }
         }
+        reference_free(&ref);
+    }
+    codec_cost_t costs[MAX_SIZES * MAX_CODECS];
+    int ncosts = 0;
+    if (c.codec_cost)
+        for (int g = 0; g < c.nsizes; g++)
+            for (int k = 0; k < c.ncodecs; k++)
+                if (c.codecs[k].codec != NBO_CODEC_NONE) {
+                    codec_cost_t *cc = &costs[ncosts++];
+                    codec_cost_measure(MPI_COMM_WORLD, &c.base, c.sizes[g], &c.codecs[k], cc);
+                    bad |= !cc->ok;
+                }
 
     if (rank == 0) {
         fflush(stderr);
@@ -259,6 +355,14 @@ int main(int argc, char **argv)
         report_summary(stdout, rows, c.nsizes, c.nvariants, P);
         printf("\n## Stages (seconds per iteration, max over ranks)\n\n");
         report_details(stdout, rows, c.nsizes, c.nvariants, P);
+        if (report_has_codecs(rows, c.nsizes * c.nvariants)) {
+            printf("\n## Compression (time against the exact runs of this session)\n\n");
+            report_compression(stdout, rows, c.nsizes, c.nvariants, P);
+        }
+        if (ncosts) {
+            printf("\n## Codec cost (one column exchange between two ranks of libnbo)\n\n");
+            report_codec_cost(stdout, costs, ncosts);
+        }
         if (c.demo)
             printf("\ndemo: %s (round-trip errors vs bound %.0e)\n",
                    bad ? "FAILED" : "all modes correct", bound);

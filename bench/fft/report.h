@@ -31,9 +31,21 @@ typedef struct bench_row {
     measurement_t m;
 } bench_row_t;
 
-/* rows: nsizes groups of nvariants rows each, same variant order. */
+/* rows: nsizes groups of nvariants rows each, same variant order.  The
+ * summary (Table II) leaves out the compressed variants (options.codec),
+ * which report_compression sets against the exact runs of the session:
+ *   x blocking      T / T_blocking
+ *   x exact         T / T of the same mode, engine and call form, exact
+ *   wire MB / iter  bytes this rank sends other ranks per iteration
+ *                   (2 nv legs, p3o_compression's wire_bytes), of raw
+ *   error           relative 2-norm error of the iteration's output
+ *                   against the grid's first exact run, largest variable,
+ *                   for the sine and a random field; bound: the plan's
+ *                   roundtrip_bound */
 void report_summary(FILE *f, const bench_row_t *rows, int nsizes, int nvariants, int P);
 void report_details(FILE *f, const bench_row_t *rows, int nsizes, int nvariants, int P);
+int  report_has_codecs(const bench_row_t *rows, int n);
+void report_compression(FILE *f, const bench_row_t *rows, int nsizes, int nvariants, int P);
 void report_csv(FILE *f, const bench_row_t *rows, int nsizes, int nvariants, int P);
 
 #endif

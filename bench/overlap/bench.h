@@ -19,6 +19,7 @@
 #define BENCH_MAX_WINDOWS 16
 #define BENCH_MAX_SIZES 64
 #define BENCH_MAX_ITERS 10000000 /* what -T may ask for a very short operation */
+#define BENCH_MAX_CODECS 8  /* -z entries */
 
 /* ------------------------------------------------------------- options */
 
@@ -58,6 +59,11 @@ typedef struct options {
     int own_barrier;            /* -B own (default): each method's barrier
                                    travels on its own connections; -B mpi:
                                    MPI_Barrier for every method, as OSU  */
+    /* -z: codecs of the nbo rows (docs/compression.md), one row each; with
+     * -z every row's all-to-all moves MPI_DOUBLE (sizes multiples of 8). */
+    nbo_codec_t codecs[BENCH_MAX_CODECS];
+    int codec_rates[BENCH_MAX_CODECS];
+    int ncodecs;
 } options_t;
 
 int options_parse(int argc, char **argv, options_t *o, int rank);
@@ -107,6 +113,13 @@ typedef struct buffers {
 
 /* ---------------------------------------------------------- collectives */
 
+/* -z: the all-to-all moves MPI_DOUBLE (smooth data) instead of MPI_BYTE. */
+void coll_set_doubles(int on);
+/* What a method's received doubles may differ from those sent, relative
+ * to each block's max-norm: 0 (exact), the codec's bound, or the measured
+ * envelope of docs/compression.md for zfp. */
+double coll_tolerance(nbo_codec_t codec, int rate);
+
 /* "MPI_Allreduce", or "MPI_Iallreduce" when nonblocking. */
 const char *coll_mpi_name(coll_t c, int nonblocking);
 /* Operation i's part of base (b->send or b->recv). */
@@ -122,7 +135,8 @@ int coll_nbo(coll_t c, char *s, char *r, size_t size, nbo_comm_t comm, int persi
  * count the outputs that are wrong (per all-to-all or allgather block, per
  * allreduce vector, per broadcast message). */
 void coll_fill(coll_t coll, buffers_t *b, int conc, int rank);
-int coll_verify(coll_t coll, const buffers_t *b, int conc, int rank);
+/* tol: coll_tolerance() of the method (the all-to-all of doubles only). */
+int coll_verify(coll_t coll, const buffers_t *b, int conc, int rank, double tol);
 
 /* Opens the method on comm (nbo: nbo_comm_create).  Collective.  Returns 0,
  * or an NBO_ERR_* code and a reason in why (same on all ranks). */

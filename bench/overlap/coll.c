@@ -2,8 +2,24 @@
  * non-blocking calls, libnbo's, and the data each one must deliver. */
 #include "bench.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+static int doubles; /* -z: the all-to-all moves MPI_DOUBLE */
+
+void coll_set_doubles(int on)
+{
+    doubles = on;
+}
+
+double coll_tolerance(nbo_codec_t codec, int rate)
+{
+    double b = 0;
+    if (nbo_codec_bound(codec, rate, MPI_DOUBLE, &b) == NBO_SUCCESS)
+        return b;
+    return ldexp(1.0, 8 - rate); /* zfp: no a priori bound, the measured envelope */
+}
 
 static const char *const mpi_names[][2] = {
     [COLL_ALLTOALL] = {"MPI_Alltoall", "MPI_Ialltoall"},
@@ -17,11 +33,15 @@ const char *coll_mpi_name(coll_t c, int nonblocking)
     return mpi_names[c][nonblocking ? 1 : 0];
 }
 
-/* Allreduce sums doubles: -S gives the vector's bytes. */
+/* Allreduce sums doubles: -S gives the vector's bytes (so does the
+ * all-to-all of doubles, -z). */
 static int count_of(coll_t c, size_t size)
 {
-    return c == COLL_ALLREDUCE ? (int)(size / sizeof(double)) : (int)size;
+    return c == COLL_ALLREDUCE || (c == COLL_ALLTOALL && doubles) ? (int)(size / sizeof(double))
+                                                                  : (int)size;
 }
+
+static MPI_Datatype alltoall_type(void) { return doubles ? MPI_DOUBLE : MPI_BYTE; }
 
 char *coll_block(const buffers_t *b, char *base, int i)
 {
@@ -41,8 +61,8 @@ int coll_mpi(coll_t c, char *s, char *r, size_t size, MPI_Comm comm, MPI_Request
     case COLL_BCAST:
         return req ? MPI_Ibcast(r, n, MPI_BYTE, 0, comm, req) : MPI_Bcast(r, n, MPI_BYTE, 0, comm);
     default:
-        return req ? MPI_Ialltoall(s, n, MPI_BYTE, r, n, MPI_BYTE, comm, req)
-                   : MPI_Alltoall(s, n, MPI_BYTE, r, n, MPI_BYTE, comm);
+        return req ? MPI_Ialltoall(s, n, alltoall_type(), r, n, alltoall_type(), comm, req)
+                   : MPI_Alltoall(s, n, alltoall_type(), r, n, alltoall_type(), comm);
     }
 }
 
@@ -61,8 +81,8 @@ int coll_nbo(coll_t c, char *s, char *r, size_t size, nbo_comm_t comm, int persi
         return persistent ? nbo_bcast_init(r, n, MPI_BYTE, 0, comm, req)
                           : nbo_ibcast(r, n, MPI_BYTE, 0, comm, req);
     default:
-        return persistent ? nbo_alltoall_init(s, n, MPI_BYTE, r, n, MPI_BYTE, comm, req)
-                          : nbo_ialltoall(s, n, MPI_BYTE, r, n, MPI_BYTE, comm, req);
+        return persistent ? nbo_alltoall_init(s, n, alltoall_type(), r, n, alltoall_type(), comm, req)
+                          : nbo_ialltoall(s, n, alltoall_type(), r, n, alltoall_type(), comm, req);
     }
 }
 
@@ -80,6 +100,36 @@ static unsigned char pattern(int from, int to, int c, size_t j)
 static double term(int c, size_t j)
 {
     return (double)(j % 1000 + (size_t)c + 1);
+}
+
+/* The all-to-all of doubles: smooth data (a field an FFT would move), a
+ * scale per block. */
+static double smooth(int from, int to, int c, size_t j)
+{
+    return ldexp(sin(1e-3 * (double)j + 0.37 * from + 1.1 * to + c), (from + 3 * to) % 7 - 3);
+}
+
+static void fill_doubles(void *p, size_t bytes, int from, int to, int c)
+{
+    double *d = p;
+    for (size_t j = 0; j < bytes / sizeof(double); j++)
+        d[j] = smooth(from, to, c, j);
+}
+
+/* Within tol of the block's max-norm (0: exactly). */
+static int doubles_ok(const void *p, size_t bytes, int from, int to, int c, double tol)
+{
+    const double *d = p;
+    const size_t n = bytes / sizeof(double);
+    double max = 0;
+    for (size_t j = 0; j < n; j++)
+        max = fmax(max, fabs(smooth(from, to, c, j)));
+    for (size_t j = 0; j < n; j++) {
+        double want = smooth(from, to, c, j);
+        if (tol == 0 ? d[j] != want : !(fabs(d[j] - want) <= tol * max))
+            return 0;
+    }
+    return 1;
 }
 
 static void fill_bytes(unsigned char *p, size_t n, int from, int to, int c)
@@ -120,13 +170,16 @@ void coll_fill(coll_t coll, buffers_t *b, int conc, int rank)
             break;
         default:
             for (int p = 0; p < P; p++)
-                fill_bytes(s + (size_t)p * b->size, b->size, rank, p, c);
+                if (doubles)
+                    fill_doubles(s + (size_t)p * b->size, b->size, rank, p, c);
+                else
+                    fill_bytes(s + (size_t)p * b->size, b->size, rank, p, c);
             break;
         }
     }
 }
 
-int coll_verify(coll_t coll, const buffers_t *b, int conc, int rank)
+int coll_verify(coll_t coll, const buffers_t *b, int conc, int rank, double tol)
 {
     int P = b->nprocs, errors = 0;
     for (int c = 0; c < conc; c++) {
@@ -151,7 +204,9 @@ int coll_verify(coll_t coll, const buffers_t *b, int conc, int rank)
             break;
         default:
             for (int p = 0; p < P; p++)
-                errors += !bytes_ok(r + (size_t)p * b->size, b->size, p, rank, c);
+                errors += doubles ? !doubles_ok(r + (size_t)p * b->size, b->size, p, rank, c,
+                                                p == rank ? 0 : tol)
+                                  : !bytes_ok(r + (size_t)p * b->size, b->size, p, rank, c);
             break;
         }
     }

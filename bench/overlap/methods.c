@@ -54,11 +54,16 @@ int method_open(method_t *m, MPI_Comm comm, char *why, size_t whylen)
     nbo_comm_info_t info;
     if (nbo_comm_query(m->comm, &info) == NBO_SUCCESS) {
         /* AUTO resolves to something concrete: say what ran. */
+        int len;
         if (info.engine != m->config.engine || info.progress != m->config.progress)
-            snprintf(why, whylen, "resolved to %s/%s", nbo_engine_name(info.engine),
-                     nbo_progress_name(info.progress));
+            len = snprintf(why, whylen, "resolved to %s/%s", nbo_engine_name(info.engine),
+                           nbo_progress_name(info.progress));
         else
-            snprintf(why, whylen, "%s", info.engine_detail);
+            len = snprintf(why, whylen, "%s", info.engine_detail);
+        if (info.codec != NBO_CODEC_NONE && len >= 0 && (size_t)len < whylen)
+            snprintf(why + len, whylen - (size_t)len, "; codec %s, %d bits per value",
+                     nbo_codec_name(info.codec),
+                     info.codec == NBO_CODEC_ZFP ? info.codec_rate : 32);
     }
     return 0;
 }

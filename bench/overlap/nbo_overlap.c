@@ -223,7 +223,10 @@ static void measure(method_t *m, buffers_t *b, const options_t *o, double rate, 
         die(coll_name(m->coll), m->name);
     probe = now_s() - probe;
     if (o->check)
-        f[F_ERRORS] = coll_verify(m->coll, b, m->conc, rank);
+        f[F_ERRORS] = coll_verify(m->coll, b, m->conc, rank,
+                                  m->kind == METHOD_NBO
+                                      ? coll_tolerance(m->config.codec, m->config.codec_rate)
+                                      : 0);
     fit_run(o, b->size, probe, &iters, &skip);
     r->iters = iters;
 
@@ -264,7 +267,7 @@ static void measure_ceiling(socket_mesh_t *s, buffers_t *b, const options_t *o, 
         die("socket exchange", "ceiling");
     probe = now_s() - probe;
     if (o->check)
-        f[F_ERRORS] = coll_verify(COLL_ALLTOALL, b, 1, rank);
+        f[F_ERRORS] = coll_verify(COLL_ALLTOALL, b, 1, rank, 0);
     int iters, skip;
     fit_run(o, b->size, probe, &iters, &skip);
     r->iters = iters;
@@ -315,14 +318,15 @@ static int build_methods(const options_t *o, method_t *ms, int max)
 
     const nbo_engine_kind_t kinds[] = {NBO_ENGINE_MPI, NBO_ENGINE_UCX, NBO_ENGINE_VERBS};
     const nbo_progress_mode_t progs[] = {NBO_PROGRESS_INLINE, NBO_PROGRESS_THREAD};
-    int nwin = o->nwindows ? o->nwindows : 1;
+    int nwin = o->nwindows ? o->nwindows : 1, ncod = o->ncodecs ? o->ncodecs : 1;
     for (int e = 0; e < 3; e++) {
         if (!options_wants(engines, nbo_engine_name(kinds[e])))
             continue;
         for (int p = 0; p < 2; p++) {
             if (!options_wants(modes, nbo_progress_name(progs[p])))
                 continue;
-            for (int w = 0; w < nwin && n < max; w++) {
+            for (int w = 0; w < nwin * ncod && n < max; w++) {
+                const int z = w % ncod;
                 method_t *m = &ms[n++];
                 *m = (method_t){.kind = METHOD_NBO, .coll = o->coll, .conc = o->concurrency,
                                 .persistent = o->persistent, .own_barrier = o->own_barrier};
@@ -334,8 +338,19 @@ static int build_methods(const options_t *o, method_t *ms, int max)
                 int len = snprintf(m->name, sizeof m->name, "nbo:%s/%s", nbo_engine_name(kinds[e]),
                                    nbo_progress_name(progs[p]));
                 if (o->nwindows) {
-                    m->config.window = o->windows[w];
-                    snprintf(m->name + len, sizeof m->name - (size_t)len, "/W%d", o->windows[w]);
+                    m->config.window = o->windows[w / ncod];
+                    len += snprintf(m->name + len, sizeof m->name - (size_t)len, "/W%d",
+                                    o->windows[w / ncod]);
+                }
+                if (o->ncodecs) { /* "/none", "/fp32", "/zfp16" */
+                    m->config.codec = o->codecs[z];
+                    m->config.codec_rate = o->codec_rates[z];
+                    if (o->codecs[z] == NBO_CODEC_ZFP)
+                        snprintf(m->name + len, sizeof m->name - (size_t)len, "/zfp%d",
+                                 o->codec_rates[z]);
+                    else
+                        snprintf(m->name + len, sizeof m->name - (size_t)len, "/%s",
+                                 nbo_codec_name(o->codecs[z]));
                 }
             }
         }
@@ -375,6 +390,7 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return prc > 0 ? 0 : 2;
     }
+    coll_set_doubles(o.ncodecs > 0);
 
     FILE *csv = NULL;
     if (rank == 0 && o.csv_path) {
@@ -401,7 +417,8 @@ int main(int argc, char **argv)
         static const char *const unit[COLL_N] = {
             "B per peer", "B per vector (MPI_DOUBLE, MPI_SUM)", "B per rank's block",
             "B per message from root 0"};
-        printf("# collective: %s (-C)\n", coll_name(o.coll));
+        printf("# collective: %s (-C)%s\n", coll_name(o.coll),
+               o.ncodecs ? ", MPI_DOUBLE (-z: the nbo rows' codecs in their names)" : "");
         printf("# %d sizes up to %zu %s, iterations %d/%d (warm-up %d/%d) small/large, "
                "at least %.2g s per phase, %d test calls, %d concurrent, work %.0f Msteps/s\n",
                o.nsizes, o.max_size, unit[o.coll], o.iters_small, o.iters_large, o.skip_small, o.skip_large,

@@ -23,6 +23,10 @@ static void usage(FILE *f)
         "  -c C         C concurrent collectives per operation (paper Fig. 10)\n"
         "  -W W1,W2,..  window sweep for nbo (paper Fig. 6; default: the library's)\n"
         "  -p           nbo persistent requests (nbo_<coll>_init + nbo_start)\n"
+        "  -z LIST      codecs of the nbo rows, one row each: none, fp32, zfp[:RATE]\n"
+        "               (bits per value, default 16), e.g. none,fp32,zfp:8,zfp:16;\n"
+        "               every row's all-to-all then moves MPI_DOUBLE (sizes in bytes,\n"
+        "               multiples of 8; docs/compression.md); all-to-all only\n"
         "  -M LIST      methods: blocking (or the collective's name, e.g. alltoall),\n"
         "               nonblocking (or i + the name, e.g. ialltoall), nbo, ceiling\n"
         "               (all-to-all only) (default all)\n"
@@ -93,7 +97,7 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
     int c, swept = 0;
     const char *methods = NULL;
     opterr = 0;
-    while ((c = getopt(argc, argv, "C:m:S:i:x:Ot:c:W:pM:e:P:L:o:b:T:B:Vh")) != -1) {
+    while ((c = getopt(argc, argv, "C:m:S:i:x:Ot:c:W:pz:M:e:P:L:o:b:T:B:Vh")) != -1) {
         switch (c) {
         case 'C': {
             int k = 0;
@@ -137,6 +141,36 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
             }
             break;
         case 'p': o->persistent = 1; break;
+        case 'z':
+            for (char *p = optarg; p && *p;) {
+                char word[32];
+                size_t len = strcspn(p, ",");
+                snprintf(word, sizeof word, "%.*s", (int)(len < sizeof word ? len : sizeof word - 1), p);
+                char *colon = strchr(word, ':');
+                int rate = 16;
+                if (colon) {
+                    *colon = 0;
+                    rate = atoi(colon + 1);
+                }
+                nbo_config_t probe;
+                nbo_config_init(&probe);
+                char rs[16];
+                snprintf(rs, sizeof rs, "%d", rate);
+                if (o->ncodecs == BENCH_MAX_CODECS ||
+                    nbo_config_set(&probe, "NBO_CODEC", word) != NBO_SUCCESS ||
+                    nbo_config_set(&probe, "NBO_CODEC_RATE", rs) != NBO_SUCCESS ||
+                    (colon && probe.codec != NBO_CODEC_ZFP)) {
+                    if (rank == 0)
+                        fprintf(stderr, "nbo_overlap: -z takes up to %d of none, fp32, "
+                                        "zfp[:RATE] (RATE 1..64), comma separated\n",
+                                BENCH_MAX_CODECS);
+                    return -1;
+                }
+                o->codecs[o->ncodecs] = probe.codec;
+                o->codec_rates[o->ncodecs++] = probe.codec_rate;
+                p = p[len] ? p + len + 1 : NULL;
+            }
+            break;
         case 'M': methods = optarg; break;
         case 'e': o->only_engine = optarg; break;
         case 'P': o->only_progress = optarg; break;
@@ -205,6 +239,18 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
             return -1;
         }
     }
+    if (o->ncodecs && o->coll != COLL_ALLTOALL) {
+        if (rank == 0)
+            fprintf(stderr, "nbo_overlap: -z applies to the all-to-all only\n");
+        return -1;
+    }
+    for (int i = 0; i < o->nsizes && o->ncodecs; i++)
+        if (o->sizes[i] % sizeof(double) != 0) {
+            if (rank == 0)
+                fprintf(stderr, "nbo_overlap: with -z sizes are blocks of doubles: "
+                                "multiples of 8 bytes\n");
+            return -1;
+        }
     for (int i = 0; i < o->nwindows; i++)
         if (o->windows[i] < 1) {
             if (rank == 0)

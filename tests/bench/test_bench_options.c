@@ -134,6 +134,29 @@ static void sizes_quick_by_default(void **state)
     assert_int_equal(o.sizes[1], 4u << 20);
 }
 
+/* -z: codecs of the nbo rows, one row each; all-to-all of doubles only. */
+static void codec_choice(void **state)
+{
+    (void)state;
+    options_t o;
+    assert_int_equal(parse(&o, "-z", "none,fp32,zfp:8,zfp", NULL), 0);
+    assert_int_equal(o.ncodecs, 4);
+    assert_int_equal(o.codecs[0], NBO_CODEC_NONE);
+    assert_int_equal(o.codecs[1], NBO_CODEC_FP32);
+    assert_int_equal(o.codecs[2], NBO_CODEC_ZFP);
+    assert_int_equal(o.codec_rates[2], 8);
+    assert_int_equal(o.codec_rates[3], 16); /* the default rate */
+    assert_int_equal(parse(&o, NULL), 0);
+    assert_int_equal(o.ncodecs, 0);
+    assert_int_equal(parse(&o, "-z", "lz4", NULL), -1);
+    assert_int_equal(parse(&o, "-z", "zfp:0", NULL), -1);
+    assert_int_equal(parse(&o, "-z", "zfp:65", NULL), -1);
+    assert_int_equal(parse(&o, "-z", "fp32:8", NULL), -1);
+    assert_int_equal(parse(&o, "-z", "fp32", "-C", "allreduce", NULL), -1);
+    assert_int_equal(parse(&o, "-z", "fp32", "-S", "1K,100", NULL), -1);
+    assert_int_equal(parse(&o, "-z", "fp32", "-S", "1K,104", NULL), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -145,6 +168,7 @@ int main(void)
         cmocka_unit_test(negative_times_are_refused),
         cmocka_unit_test(barrier_choice),
         cmocka_unit_test(sizes_quick_by_default),
+        cmocka_unit_test(codec_choice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -252,3 +252,81 @@ double fft_serial_error(MPI_Comm comm, const p3o_local_t *l, const void *cplx, i
     free(all);
     return err;
 }
+
+/* ------------------------------------------------ relative 2-norm errors */
+
+/* Over the ranks: max over v of sqrt(d2[v] / r2[v]) (0 where both are 0). */
+static double rel2_reduce(MPI_Comm comm, int nv, const double *d2, const double *r2)
+{
+    double *loc = calloc(2 * (size_t)nv, sizeof(double)), *all = calloc(2 * (size_t)nv, sizeof(double));
+    for (int v = 0; v < nv; v++) {
+        loc[v] = d2[v];
+        loc[nv + v] = r2[v];
+    }
+    MPI_Allreduce(loc, all, 2 * nv, MPI_DOUBLE, MPI_SUM, comm);
+    double worst = 0;
+    for (int v = 0; v < nv; v++) {
+        double e = all[v] == 0 ? 0 : all[nv + v] == 0 ? INFINITY : sqrt(all[v] / all[nv + v]);
+        worst = e > worst ? e : worst;
+    }
+    free(loc);
+    free(all);
+    return worst;
+}
+
+double fft_rel2_real(MPI_Comm comm, const p3o_local_t *l, const void *a, const void *b)
+{
+    double *s = calloc(2 * (size_t)l->nv, sizeof(double));
+    for (int v = 0; v < l->nv; v++)
+        for (size_t i = 0; i < l->real_count; i++) {
+            double x = fft_real_at(l, a, v, i), y = fft_real_at(l, b, v, i);
+            s[v] += (x - y) * (x - y);
+            s[l->nv + v] += y * y;
+        }
+    double e = rel2_reduce(comm, l->nv, s, s + l->nv);
+    free(s);
+    return e;
+}
+
+double fft_rel2_complex(MPI_Comm comm, const p3o_local_t *l, const void *a, const void *b)
+{
+    double *s = calloc(2 * (size_t)l->nv, sizeof(double));
+    for (int v = 0; v < l->nv; v++)
+        for (size_t i = 0; i < l->complex_count; i++) {
+            double complex x = fft_complex_at(l, a, v, i), y = fft_complex_at(l, b, v, i);
+            s[v] += creal((x - y) * conj(x - y));
+            s[l->nv + v] += creal(y * conj(y));
+        }
+    double e = rel2_reduce(comm, l->nv, s, s + l->nv);
+    free(s);
+    return e;
+}
+
+void fft_sine_spectrum_sums_of(const p3o_local_t *l, const void *spectrum, int v, double *d2,
+                               double *r2)
+{
+    *d2 = *r2 = 0;
+    FOR_Z_PENCIL(l, i, kx, ky, kz) {
+        double complex want = fft_sine_coefficient(l, v, kx, ky, kz);
+        double complex d = fft_complex_at(l, spectrum, 0, (size_t)i) - want;
+        *d2 += creal(d * conj(d));
+        *r2 += creal(want * conj(want));
+    }
+}
+
+double fft_rel2_sine_spectrum(MPI_Comm comm, const p3o_local_t *l, const void *cplx)
+{
+    const size_t var_bytes = l->complex_count * 2 * (l->precision == P3O_DOUBLE ? 8 : 4);
+    double *s = calloc(2 * (size_t)l->nv, sizeof(double));
+    for (int v = 0; v < l->nv; v++)
+        fft_sine_spectrum_sums_of(l, (const char *)cplx + (size_t)v * var_bytes, v, &s[v],
+                                  &s[l->nv + v]);
+    double e = rel2_reduce(comm, l->nv, s, s + l->nv);
+    free(s);
+    return e;
+}
+
+double fft_rel2_sums(MPI_Comm comm, int nv, const double *d2, const double *r2)
+{
+    return rel2_reduce(comm, nv, d2, r2);
+}

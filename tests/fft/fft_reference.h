@@ -60,4 +60,20 @@ double fft_sine_spectrum_error_of(const p3o_local_t *l, const void *spectrum, in
 double fft_serial_error(MPI_Comm comm, const p3o_local_t *l, const void *cplx, int v,
                         fft_field_t f);
 
+/*
+ * Collective: relative 2-norm errors of one variable over all ranks, the
+ * largest over the variables: max_v ||a_v - b_v||_2 / ||b_v||_2, b the
+ * reference (0 where a_v == b_v, infinity where only b_v is 0).  Real
+ * X-pencils, complex Z-pencils, and a spectrum against fft_sine's exact one.
+ * The measure of the compression bounds (p3o_compression).
+ */
+double fft_rel2_real(MPI_Comm comm, const p3o_local_t *l, const void *a, const void *b);
+double fft_rel2_complex(MPI_Comm comm, const p3o_local_t *l, const void *a, const void *b);
+double fft_rel2_sine_spectrum(MPI_Comm comm, const p3o_local_t *l, const void *cplx);
+/* Local sums for variable v alone (spectrum at its Z-pencil): d2 = sum
+ * |U - exact|^2, r2 = sum |exact|^2; fft_rel2_sums reduces nv of them. */
+void fft_sine_spectrum_sums_of(const p3o_local_t *l, const void *spectrum, int v, double *d2,
+                               double *r2);
+double fft_rel2_sums(MPI_Comm comm, int nv, const double *d2, const double *r2);
+
 #endif

@@ -7,9 +7,11 @@
  * MPI_COMM_NULL, options.device without a GPU, a grid that does not make
  * P, more processes than the pencils allow (P >= 2), ranks that disagree
  * on the arguments (P >= 2), execute / query / destroy on invalid plans,
- * and the error strings.
+ * compression options where they cannot run (P3O_ERR_CODEC) and the
+ * compression queries, and the error strings.
  */
 #include <fftw3.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -111,6 +113,111 @@ static void creation_cases(void)
     }
 }
 
+/* Compression (options.codec) only where libnbo does the exchanges. */
+static void codec_cases(void)
+{
+    p3o_options_t o;
+    p3o_options_init(&o);
+    o.planner = P3O_PLANNER_ESTIMATE;
+    const int D = P3O_DOUBLE, N = P3O_PIPELINED_NBO;
+    expect("default options: codec none", o.codec == NBO_CODEC_NONE && o.codec_rate == 0 &&
+                                              o.compress_row == 0 ? 0 : -1, 0);
+    p3o_options_t c = o;
+    c.codec = NBO_CODEC_FP32;
+    expect("codec fp32 with mode blocking", create(8, 8, 8, 1, D, P3O_BLOCKING, &c, NULL),
+           P3O_ERR_CODEC);
+    expect("codec fp32 with mode pipelined_mpi", create(8, 8, 8, 1, D, P3O_PIPELINED_MPI, &c, NULL),
+           P3O_ERR_CODEC);
+    c.device = 1;
+    expect("codec fp32 on a GPU plan (options.device = 1)", create(8, 8, 8, 1, D, N, &c, NULL),
+           P3O_ERR_CODEC);
+    c = o;
+    c.codec = (nbo_codec_t)7;
+    expect("options codec = 7", create(8, 8, 8, 1, D, N, &c, NULL), P3O_ERR_ARG);
+    c = o;
+    c.codec = NBO_CODEC_FP32;
+    c.compress_row = 2;
+    expect("options compress_row = 2", create(8, 8, 8, 1, D, N, &c, NULL), P3O_ERR_ARG);
+    const int have_zfp = nbo_codec_available(NBO_CODEC_ZFP, NULL, 0) == NBO_SUCCESS;
+    c = o;
+    c.codec = NBO_CODEC_ZFP;
+    c.codec_rate = 65;
+    expect("codec zfp, rate 65", create(8, 8, 8, 1, D, N, &c, NULL), P3O_ERR_CODEC);
+    c.codec_rate = -1;
+    expect("codec zfp, rate -1", create(8, 8, 8, 1, D, N, &c, NULL), P3O_ERR_CODEC);
+    c.codec_rate = 16;
+    expect(have_zfp ? "codec zfp (built here)" : "codec zfp in a libnbo without zfp",
+           create(8, 8, 8, 1, D, N, &c, NULL), have_zfp ? P3O_SUCCESS : P3O_ERR_CODEC);
+    if (have_zfp && nprocs >= 2) {
+        /* zfp refuses a block holding NaN (libnbo: NBO_ERR_CODEC from the
+         * wait): the transform fails with P3O_ERR_NBO on the ranks that
+         * meet it, completes its other exchanges, and the plan still works. */
+        p3o_plan_t zp;
+        int rc = create(8, 8, 8, 2, D, N, &c, &zp);
+        expect("zfp plan for the NaN case", rc, P3O_SUCCESS);
+        if (rc == P3O_SUCCESS) {
+            p3o_local_t l;
+            p3o_local_sizes(zp, &l);
+            void *x = fft_alloc_real(&l), *X = fft_alloc_complex(&l);
+            fft_fill(&l, x, fft_sine);
+            ((double *)x)[0] = NAN;
+            rc = p3o_forward(zp, x, X);
+            int any, all;
+            MPI_Allreduce(&rc, &any, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+            MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+            expect("zfp: forward of a field with a NaN fails on some rank",
+                   any == P3O_ERR_NBO && (all == P3O_SUCCESS || all == P3O_ERR_NBO) ? 0 : -1, 0);
+            fft_fill(&l, x, fft_sine);
+            expect("zfp plan works again after the NaN", p3o_forward(zp, x, X), P3O_SUCCESS);
+            fftw_free(x);
+            fftw_free(X);
+            p3o_plan_destroy(&zp);
+        }
+    }
+    nbo_config_t cfg;
+    nbo_config_init(&cfg);
+    cfg.codec = NBO_CODEC_FP32;
+    c = o;
+    c.nbo_config = &cfg;
+    expect("options nbo_config codec fp32, options codec none", create(8, 8, 8, 1, D, N, &c, NULL),
+           P3O_ERR_CODEC);
+    if (nprocs >= 2) {
+        c = o;
+        c.codec = rank % 2 ? NBO_CODEC_FP32 : NBO_CODEC_NONE;
+        expect("mismatched codec", create(16, 8, 8, 1, D, N, &c, NULL), P3O_ERR_MISMATCH);
+        c.codec = NBO_CODEC_FP32;
+        c.compress_row = rank % 2;
+        expect("mismatched compress_row", create(16, 8, 8, 1, D, N, &c, NULL), P3O_ERR_MISMATCH);
+    }
+
+    /* The queries. */
+    p3o_compression_t q;
+    char text[256];
+    expect("p3o_compression(NULL plan)", p3o_compression(NULL, &q), P3O_ERR_PLAN);
+    expect("p3o_plan_describe(NULL plan)", p3o_plan_describe(NULL, text, sizeof(text)),
+           P3O_ERR_PLAN);
+    p3o_plan_t plan;
+    int rc = create(16, 8, 8, 2, D, P3O_BLOCKING, &o, &plan);
+    expect("exact plan for the queries", rc, P3O_SUCCESS);
+    if (rc != P3O_SUCCESS)
+        return;
+    expect("p3o_compression(compression = NULL)", p3o_compression(plan, NULL), P3O_ERR_ARG);
+    expect("p3o_plan_describe(buf = NULL)", p3o_plan_describe(plan, NULL, 8), P3O_ERR_ARG);
+    rc = p3o_compression(plan, &q);
+    expect("exact plan: codec none, k = 0, bounds 0, wire = raw",
+           rc == P3O_SUCCESS && q.codec == NBO_CODEC_NONE && q.exchanges == 0 &&
+                   q.forward_bound == 0 && q.roundtrip_bound == 0 && q.wire_bytes == q.raw_bytes &&
+                   (nprocs == 1) == (q.raw_bytes == 0) ? 0 : -1, 0);
+    text[0] = 'x';
+    rc = p3o_plan_describe(plan, text, 1);
+    expect("p3o_plan_describe(len = 1) gives \"\"", rc == P3O_SUCCESS && text[0] == 0 ? 0 : -1, 0);
+    rc = p3o_plan_describe(plan, text, sizeof(text));
+    expect("p3o_plan_describe names mode and exactness",
+           rc == P3O_SUCCESS && strstr(text, "blocking") && strstr(text, "exchanges exact") ? 0 : -1,
+           0);
+    p3o_plan_destroy(&plan);
+}
+
 static void execution_cases(void)
 {
     double in[64], out[64];
@@ -169,10 +276,10 @@ static void name_cases(void)
 {
     /* Every code has its own non-empty message; unknown codes say so. */
     int ok = 1;
-    for (int a = P3O_ERR_COMM; a <= 0; a++) {
+    for (int a = P3O_ERR_CODEC; a <= 0; a++) {
         const char *m = p3o_strerror(a);
         ok &= m && *m && strcmp(m, "unknown error") != 0;
-        for (int b = P3O_ERR_COMM; b < a; b++)
+        for (int b = P3O_ERR_CODEC; b < a; b++)
             ok &= strcmp(m, p3o_strerror(b)) != 0;
     }
     ok &= strcmp(p3o_strerror(-999), "unknown error") == 0;
@@ -192,6 +299,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
     creation_cases();
+    codec_cases();
     execution_cases();
     name_cases();
     if (rank == 0)

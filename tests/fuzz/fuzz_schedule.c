@@ -6,7 +6,8 @@
  * list must satisfy the invariants every engine relies on, as checked by
  * tests/unit/sched_check.c (the unit tests use the same checker): WAIT
  * coverage, receives first, at most W sends in flight, peers and lengths,
- * every receive byte written exactly once, buffers in bounds.  A violation
+ * every receive byte written exactly once, buffers in bounds, and for a
+ * compressed call (a codec byte) the ENCODE/DECODE rules.  A violation
  * aborts, which libFuzzer reports with the input.
  */
 #include <stdint.h>
@@ -51,13 +52,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         .window = 1 + (int)take(&in, 12),
         .bruck_max = take(&in, 0) * 4,
     };
+    /* Compression: codec none, fp32 or zfp on doubles or floats, the
+     * blocks whole scalars (the compiler applies it to contiguous sides). */
+    const unsigned cbyte = take(&in, 0);
+    a.codec = (int)(cbyte % 3);
+    a.codec_elem = a.codec ? 1 + (int)((cbyte >> 2) & 1) : 0;
+    a.codec_rate = 1 + (int)take(&in, 64);
+    const size_t unit = a.codec_elem == 1 ? 8 : a.codec_elem == 2 ? 4 : 1;
     size_t sb[MAXP], sd[MAXP], rb[MAXP], rd[MAXP];
-    size_t ublock = take(&in, 64);
+    size_t ublock = take(&in, 64) * unit;
     /* Blocks laid out in a random order with random gaps. */
     size_t soff = 0, roff = 0;
     for (int p = 0; p < P; p++) {
-        rb[p] = uniform ? ublock : take(&in, 5) == 0 ? 0 : take(&in, 200);
-        sb[p] = uniform ? ublock : take(&in, 5) == 0 ? 0 : take(&in, 200);
+        rb[p] = uniform ? ublock : take(&in, 5) == 0 ? 0 : take(&in, 200) * unit;
+        sb[p] = uniform ? ublock : take(&in, 5) == 0 ? 0 : take(&in, 200) * unit;
         rd[p] = roff + take(&in, 4);
         roff = rd[p] + rb[p];
         sd[p] = soff + take(&in, 4);

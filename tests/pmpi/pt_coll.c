@@ -18,22 +18,24 @@ const char *const pc_kind_name[PC_NKINDS] = {
     "ialltoall", "ialltoallv", "iallreduce", "ireduce_scatter_block", "iallgather",
     "iallgatherv", "ibcast", "ireduce", "iscan"};
 
-static MPI_Datatype pair;     /* ints 0 and 2 of a 4-int extent */
+/* ints 0 and 2 of a 3-int extent.  (Not resized wider: MPICH 4.0.2's
+ * non-commutative reduce-scatter sizes its scratch by true extent.) */
+static MPI_Datatype pair;
 static MPI_Op op_sum, op_left; /* user ops: commutative sum, left operand */
 
 /* Logical ints per element, ints per element. */
 static int width(const pc_call_t *c) { return c->type == pair ? 2 : 1; }
-static int extent(const pc_call_t *c) { return c->type == pair ? 4 : 1; }
+static int extent(const pc_call_t *c) { return c->type == pair ? 3 : 1; }
 static size_t pos(const pc_call_t *c, size_t k)
 {
-    return c->type == pair ? k / 2 * 4 + k % 2 * 2 : k;
+    return c->type == pair ? k / 2 * 3 + k % 2 * 2 : k;
 }
 static int val(int src, long k, int seed) { return pt_val(src, 0, (int)k, seed); }
 
 static void user_fn(void *in, void *inout, int *len, MPI_Datatype *dt, int left)
 {
     int *a = in, *b = inout;
-    int step = *dt == pair ? 4 : 1, n = *dt == pair ? 2 : 1;
+    int step = *dt == pair ? 3 : 1, n = *dt == pair ? 2 : 1;
     for (int e = 0; e < *len; e++)
         for (int j = 0; j < n; j++) {
             int i = e * step + j * 2;
@@ -51,10 +53,7 @@ static void left_fn(void *in, void *inout, int *len, MPI_Datatype *dt)
 
 void pc_init(void)
 {
-    MPI_Datatype v;
-    MPI_Type_vector(2, 1, 2, MPI_INT, &v);
-    MPI_Type_create_resized(v, 0, 4 * (MPI_Aint)sizeof(int), &pair);
-    MPI_Type_free(&v);
+    MPI_Type_vector(2, 1, 2, MPI_INT, &pair);
     MPI_Type_commit(&pair);
     MPI_Op_create(sum_fn, 1, &op_sum);
     MPI_Op_create(left_fn, 0, &op_left);

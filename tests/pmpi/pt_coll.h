@@ -9,7 +9,7 @@
  *   PC_USEROP    a user-defined commutative sum instead of MPI_SUM
  *   PC_NONCOMM   a user-defined non-commutative op (the left operand): the
  *                result is rank 0's input, which only rank order gives
- *   PC_DERIVED   a non-contiguous derived datatype (2 ints of a 4-int
+ *   PC_DERIVED   a non-contiguous derived datatype (2 ints of a 3-int
  *                extent); reductions then use the user sum, which knows it.
  *                The gaps of every receive buffer must stay untouched.
  */

@@ -1,9 +1,10 @@
 /*
  * test_pmpi_mixed.c - many outstanding collectives on several communicators, some
- * served by libnbo (MPI_Ialltoall, MPI_Ialltoallv, MPI_Alltoall_init +
- * MPI_Start) and some by MPI (MPI_Iallreduce, MPI_Ibcast, MPI_Ibarrier,
- * MPI_Iallgather), completed by a random choice of the eight completion
- * calls, each freed slot reposted at once.
+ * served by libnbo (every collective libnbo-mpi serves, non-blocking and
+ * persistent + MPI_Start, with MPI_IN_PLACE, user ops and derived types
+ * drawn at random) and some by MPI (MPI_Ireduce, MPI_Iscan, MPI_Ibarrier,
+ * and reductions on derived types), completed by a random choice of the
+ * eight completion calls, each freed slot reposted at once.
  *
  * Every rank draws the same operation sequence from --seed and posts it in
  * the same order, so each communicator sees its collectives in the same
@@ -28,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pt.h"
+#include "pt_coll.h"
 #include "test_rng.h"
 
 /* gcc reads MPI_STATUSES_IGNORE, a sentinel pointer, as a zero-size array. */
@@ -36,15 +37,29 @@
 
 #define MAX_SLOTS 64
 #define MAX_COMMS 16
-#define PERS_PER_COMM 2
 
-typedef enum {
-    K_ALLTOALL, K_ALLTOALLV, K_PSTART, /* libnbo serves these */
-    K_ALLREDUCE, K_BCAST, K_BARRIER, K_ALLGATHER, /* MPI serves these */
-    NKINDS
-} kind_t;
-static const char *kind_name[NKINDS] = {"ialltoall", "ialltoallv", "start(alltoall_init)",
-                                        "iallreduce", "ibcast", "ibarrier", "iallgather"};
+/* Kinds 0 .. PC_NKINDS-1 are pt_coll.h's collectives (libnbo-mpi serves
+ * those up to PC_BCAST, MPI the rest); then a barrier (MPI) and the start
+ * of a persistent collective. */
+#define K_BARRIER PC_NKINDS
+#define K_PSTART  (PC_NKINDS + 1)
+#define NKINDS    (PC_NKINDS + 2)
+typedef int kind_t;
+static const char *kind_name(kind_t k)
+{
+    return k < PC_NKINDS ? pc_kind_name[k] : k == K_BARRIER ? "ibarrier" : "start(persistent)";
+}
+
+/* The persistent collectives of each communicator: kind, count, variant. */
+static const struct {
+    pc_kind_t kind;
+    int n, variant;
+} pers_spec[] = {
+    {PC_ALLTOALL, 16, 0},         {PC_ALLTOALL, 1024, 0},       {PC_ALLTOALLV, 0, 0},
+    {PC_ALLREDUCE, 300, PC_INPLACE}, {PC_REDUCE_SCATTER_BLOCK, 40, PC_USEROP},
+    {PC_ALLGATHER, 100, PC_DERIVED}, {PC_ALLGATHERV, 50, 0},    {PC_BCAST, 700, 0},
+};
+#define PERS_PER_COMM (int)(sizeof(pers_spec) / sizeof(pers_spec[0]))
 
 typedef enum { C_WAIT, C_TEST, C_WAITALL, C_TESTALL, C_WAITANY, C_TESTANY, C_WAITSOME,
                C_TESTSOME, NCALLS } call_t;
@@ -58,25 +73,25 @@ typedef struct {
     int rank, size;
 } comm_t;
 
-/* A persistent all-to-all, created once; each K_PSTART starts it. */
+/* A persistent collective, created once; each K_PSTART starts it. */
 typedef struct {
     MPI_Request handle;
-    int c, n, active;
-    int *s, *r;
+    int active;
+    pc_call_t call;
 } pers_t;
 
 /* One operation of the sequence. */
 typedef struct {
     long op;
     kind_t kind;
-    int c, n;
+    int c, n, variant;
     pers_t *pers;
 } op_t;
 
 typedef struct {
     op_t op;
     int busy;
-    int *s, *r;
+    pc_call_t call;
 } slot_t;
 
 static struct {
@@ -124,7 +139,7 @@ static void die(const char *what, int rc, const MPI_Status *st, int nst, const i
             continue;
         MPI_Error_string(st[i].MPI_ERROR, msg, &len);
         fprintf(stderr, "mixed rank %d:   slot %d (op %ld %s on comm %d): %s\n", pt_rank, k,
-                slot[k].op.op, kind_name[slot[k].op.kind], slot[k].op.c, msg);
+                slot[k].op.op, kind_name(slot[k].op.kind), slot[k].op.c, msg);
     }
     fprintf(stderr, "mixed rank %d: the last %ld events:\n", pt_rank,
             nevents < HISTORY ? nevents : HISTORY);
@@ -146,74 +161,35 @@ static op_t op_draw(rng_t *g, long k)
     }
     o.c = rng_below(g, opt.ncomms);
     o.n = sizes[rng_below(g, 5)];
+    o.variant = rng_below(g, 16); /* pc_variant_t bits; pc_setup keeps those that apply */
     if (o.kind == K_PSTART)
         o.pers = &pers[o.c][rng_below(g, PERS_PER_COMM)];
     return o;
 }
 
-static int *ints(size_t n) { return malloc((n ? n : 1) * sizeof(int)); }
-
-/* What rank src contributes, element i, to the reductions and gathers. */
-static int contrib(int src, int i, long op) { return pt_val(src, 0, i, (int)op); }
-
 static void post(slot_t *sl, op_t o)
 {
     comm_t *cm = &comms[o.c];
-    int p = cm->size, me = cm->rank, seed = (int)o.op, n = o.n;
     MPI_Request *rq = &reqs[sl - slot];
     sl->op = o;
     sl->busy = 1;
-    sl->s = sl->r = NULL;
     int rc = MPI_SUCCESS;
-    switch (o.kind) {
-    case K_ALLTOALL:
-        sl->s = ints((size_t)n * p), sl->r = ints((size_t)n * p);
-        pt_fill(sl->s, n, cm->comm, seed);
-        rc = MPI_Ialltoall(sl->s, n, MPI_INT, sl->r, n, MPI_INT, cm->comm, rq);
-        break;
-    case K_ALLTOALLV: {
-        int sc[p], sd[p], rcn[p], rd[p], st, rt;
-        pt_vlayout(cm->comm, sc, sd, rcn, rd, &st, &rt);
-        sl->s = ints(st), sl->r = ints(rt);
-        pt_vfill(sl->s, cm->comm, seed);
-        rc = MPI_Ialltoallv(sl->s, sc, sd, MPI_INT, sl->r, rcn, rd, MPI_INT, cm->comm, rq);
-        break;
-    }
-    case K_PSTART:
-        pt_fill(o.pers->s, o.pers->n, cm->comm, seed);
+    if (o.kind == K_BARRIER) {
+        rc = MPI_Ibarrier(cm->comm, rq);
+    } else if (o.kind == K_PSTART) {
+        pc_fill(&o.pers->call, (int)o.op);
         o.pers->active = 1;
         *rq = o.pers->handle;
         rc = MPI_Start(rq);
-        break;
-    case K_ALLREDUCE:
-        sl->s = ints(n), sl->r = ints(n);
-        for (int i = 0; i < n; i++)
-            sl->s[i] = contrib(me, i, o.op);
-        rc = MPI_Iallreduce(sl->s, sl->r, n, MPI_INT, MPI_SUM, cm->comm, rq);
-        break;
-    case K_BCAST:
-        sl->r = ints(n);
-        for (int i = 0; i < n; i++)
-            sl->r[i] = me == (int)(o.op % p) ? contrib(me, i, o.op) : -1;
-        rc = MPI_Ibcast(sl->r, n, MPI_INT, (int)(o.op % p), cm->comm, rq);
-        break;
-    case K_BARRIER:
-        rc = MPI_Ibarrier(cm->comm, rq);
-        break;
-    case K_ALLGATHER:
-        sl->s = ints(n), sl->r = ints((size_t)n * p);
-        for (int i = 0; i < n; i++)
-            sl->s[i] = contrib(me, i, o.op);
-        rc = MPI_Iallgather(sl->s, n, MPI_INT, sl->r, n, MPI_INT, cm->comm, rq);
-        break;
-    default:
-        break;
+    } else {
+        pc_setup(&sl->call, (pc_kind_t)o.kind, cm->comm, o.n, (int)o.op, o.variant);
+        rc = pc_start(&sl->call, rq);
     }
     posted[o.kind]++;
-    event("post op %ld %s n=%d comm %d -> slot %ld", o.op, kind_name[o.kind], n, o.c,
-          (long)(sl - slot));
+    event("post op %ld %s n=%d variant %d comm %d -> slot %ld", o.op, kind_name(o.kind), o.n,
+          o.variant, o.c, (long)(sl - slot));
     if (rc != MPI_SUCCESS)
-        die(kind_name[o.kind], rc, NULL, 0, NULL);
+        die(kind_name(o.kind), rc, NULL, 0, NULL);
 }
 
 /* The slot's operation completed: check its data, free the slot. */
@@ -221,57 +197,24 @@ static void finish(int k)
 {
     slot_t *sl = &slot[k];
     op_t *o = &sl->op;
-    comm_t *cm = &comms[o->c];
-    int p = cm->size, n = o->n;
-    char what[96];
-    snprintf(what, sizeof(what), "op %ld %s n=%d comm %d", o->op, kind_name[o->kind], n, o->c);
+    char what[128];
+    snprintf(what, sizeof(what), "op %ld %s n=%d variant %d comm %d", o->op, kind_name(o->kind),
+             o->n, o->variant, o->c);
     event("done op %ld (slot %d)", o->op, k);
-    switch (o->kind) {
-    case K_ALLTOALL:
-        pt_check(sl->r, n, cm->comm, (int)o->op, what);
-        break;
-    case K_ALLTOALLV:
-        pt_vcheck(sl->r, cm->comm, (int)o->op, what);
-        break;
-    case K_PSTART:
+    if (o->kind == K_PSTART) {
+        snprintf(what, sizeof(what), "op %ld start of persistent %s n=%d variant %d comm %d",
+                 o->op, pc_kind_name[o->pers->call.kind], o->pers->call.n,
+                 o->pers->call.variant, o->c);
         PT_CHECK(reqs[k] == o->pers->handle, "%s: the persistent handle changed", what);
-        pt_check(o->pers->r, o->pers->n, cm->comm, (int)o->op, what);
+        pc_check(&o->pers->call, what);
         o->pers->active = 0;
-        break;
-    case K_ALLREDUCE:
-        for (int i = 0; i < n; i++) {
-            int want = 0;
-            for (int src = 0; src < p; src++)
-                want += contrib(src, i, o->op);
-            if (sl->r[i] != want) {
-                pt_fail("%s: element %d is %d, want %d", what, i, sl->r[i], want);
-                break;
-            }
-        }
-        break;
-    case K_BCAST:
-        for (int i = 0; i < n; i++)
-            if (sl->r[i] != contrib((int)(o->op % p), i, o->op)) {
-                pt_fail("%s: element %d is %d", what, i, sl->r[i]);
-                break;
-            }
-        break;
-    case K_ALLGATHER:
-        for (int src = 0; src < p; src++)
-            for (int i = 0; i < n; i++)
-                if (sl->r[src * n + i] != contrib(src, i, o->op)) {
-                    pt_fail("%s: from %d element %d is %d", what, src, i, sl->r[src * n + i]);
-                    src = p;
-                    break;
-                }
-        break;
-    default:
-        break;
-    }
-    if (o->kind != K_PSTART)
+    } else {
         PT_CHECK(reqs[k] == MPI_REQUEST_NULL, "%s: completed request not set to null", what);
-    free(sl->s), free(sl->r);
-    sl->s = sl->r = NULL;
+        if (o->kind != K_BARRIER) {
+            pc_check(&sl->call, what);
+            pc_free(&sl->call);
+        }
+    }
     sl->busy = 0;
     reqs[k] = MPI_REQUEST_NULL;
 }
@@ -404,14 +347,11 @@ static void comms_create(void)
             continue;
         for (int j = 0; j < PERS_PER_COMM; j++) {
             pers_t *ps = &pers[c][j];
-            ps->c = c;
-            ps->n = j == 0 ? 16 : 1024;
-            ps->s = ints((size_t)ps->n * comms[c].size);
-            ps->r = ints((size_t)ps->n * comms[c].size);
-            int rc = MPI_Alltoall_init(ps->s, ps->n, MPI_INT, ps->r, ps->n, MPI_INT,
-                                       comms[c].comm, MPI_INFO_NULL, &ps->handle);
+            pc_setup(&ps->call, pers_spec[j].kind, comms[c].comm, pers_spec[j].n, c * 100 + j,
+                     pers_spec[j].variant);
+            int rc = pc_persistent(&ps->call, &ps->handle);
             if (rc != MPI_SUCCESS)
-                die("MPI_Alltoall_init", rc, NULL, 0, NULL);
+                die(pc_kind_name[pers_spec[j].kind], rc, NULL, 0, NULL);
         }
     }
 }
@@ -421,7 +361,7 @@ static void comms_free(void)
     for (int c = 0; c < opt.ncomms; c++) {
         for (int j = 0; opt.persistent && j < PERS_PER_COMM; j++) {
             PT_MPI(MPI_Request_free(&pers[c][j].handle));
-            free(pers[c][j].s), free(pers[c][j].r);
+            pc_free(&pers[c][j].call);
         }
         MPI_Comm_free(&comms[c].comm);
     }
@@ -438,6 +378,7 @@ static slot_t *free_slot(void)
 int main(int argc, char **argv)
 {
     pt_init(&argc, &argv, "mixed");
+    pc_init();
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     parse(argc, argv);
     comms_create();
@@ -466,11 +407,12 @@ int main(int argc, char **argv)
     PT_CHECK(active == 0, "%ld operations still active", active);
 
     comms_free();
+    pc_finalize();
     if (pt_rank == 0) {
         printf("mixed: %ld operations, seed %llu, %d slots, %d communicators; posted", opt.ops,
                (unsigned long long)opt.seed, opt.slots, opt.ncomms);
         for (int k = 0; k < NKINDS; k++)
-            printf(" %s %ld", kind_name[k], posted[k]);
+            printf(" %s %ld", kind_name(k), posted[k]);
         printf("; calls");
         for (int c = 0; c < NCALLS; c++)
             printf(" %s %ld", call_name[c], calls[c]);

@@ -1,5 +1,6 @@
 /* sched_case.c - build the per-rank byte layout of a test case. */
 #include "sched_case.h"
+#include "../../libnbo/codec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +16,15 @@ static size_t matrix_entry(const sched_case_t *c, int s, int d)
     return h % 4 == 0 ? 0 : 1 + h % 37; /* a quarter are empty */
 }
 
+/* Bytes per unit of the case's sizes: a scalar of a compressed case. */
+static size_t unit(const sched_case_t *c)
+{
+    return c->codec_elem ? nbo_celem_bytes(c->codec_elem) : 1;
+}
+
 /* Lay out P blocks of sizes b[] in a permuted order, each after a gap, so
  * displacements are neither sorted nor dense. */
-static size_t layout(int P, int r, const size_t *b, size_t *displ)
+static size_t layout(int P, int r, const size_t *b, size_t *displ, size_t u)
 {
     size_t off = 0;
     for (int k = 0; k < P; k++) {
@@ -25,11 +32,11 @@ static size_t layout(int P, int r, const size_t *b, size_t *displ)
         /* (k*5+r)%P is a permutation only when gcd(5,P)==1 */
         if (!(r % 2) && P % 5 == 0)
             p = k;
-        off += (size_t)((p + r) % 3); /* gap */
+        off += (size_t)((p + r) % 3) * u; /* gap */
         displ[p] = off;
         off += b[p];
     }
-    return off + 1; /* a trailing byte that must stay untouched */
+    return off + u; /* a trailing unit that must stay untouched */
 }
 
 static void *alloc2(int P, size_t elem)
@@ -73,19 +80,19 @@ int sched_case_build(sched_case_t *c)
             /* In place the send counts are the receive counts, so what s
              * sends to d equals what d sends to s. */
             int a = c->in_place && d < s ? d : s, b = c->in_place && d < s ? s : d;
-            c->bytes[s * P + d] = matrix_entry(c, a, b);
+            c->bytes[s * P + d] = matrix_entry(c, a, b) * unit(c);
         }
     for (int r = 0; r < P; r++) {
         for (int p = 0; p < P; p++) {
             c->sb[r][p] = c->bytes[r * P + p];
             c->rb[r][p] = c->bytes[p * P + r];
         }
-        c->rspan[r] = layout(P, r, c->rb[r], c->rdispl[r]);
+        c->rspan[r] = layout(P, r, c->rb[r], c->rdispl[r], unit(c));
         if (c->in_place) {
             memcpy(c->sdispl[r], c->rdispl[r], (size_t)P * sizeof(size_t));
             c->sspan[r] = 0;
         } else
-            c->sspan[r] = layout(P, (r + 1) % P, c->sb[r], c->sdispl[r]);
+            c->sspan[r] = layout(P, (r + 1) % P, c->sb[r], c->sdispl[r], unit(c));
     }
     return 0;
 }
@@ -120,6 +127,10 @@ nbo_sched_args_t sched_case_args(const sched_case_t *c, int r)
         .algorithm = c->algorithm,
         .window = c->window,
         .bruck_max = c->bruck_max,
+        .codec = c->codec,
+        .codec_rate = c->codec_rate,
+        .codec_elem = c->codec_elem,
+        .codec_chunk = c->codec_chunk,
     };
     return a;
 }
@@ -127,8 +138,10 @@ nbo_sched_args_t sched_case_args(const sched_case_t *c, int r)
 const char *sched_case_name(const sched_case_t *c, int r, char *buf, size_t len)
 {
     static const char *kinds[] = {"uniform", "irregular", "sparse"};
-    snprintf(buf, len, "P=%d r=%d alg=%s W=%d %s block=%zu send_contig=%d recv_contig=%d in_place=%d",
+    snprintf(buf, len, "P=%d r=%d alg=%s W=%d %s block=%zu send_contig=%d recv_contig=%d in_place=%d"
+             " codec=%s rate=%d elem=%d chunk=%zu",
              c->P, r, nbo_algorithm_name(c->algorithm), c->window, kinds[c->counts], c->block,
-             c->send_contig, c->recv_contig, c->in_place);
+             c->send_contig, c->recv_contig, c->in_place, nbo_codec_name((nbo_codec_t)c->codec),
+             c->codec_rate, c->codec_elem, c->codec_chunk);
     return buf;
 }

@@ -22,6 +22,11 @@ typedef struct sched_case {
     nbo_algorithm_t algorithm;
     int             window;
     size_t          bruck_max;
+    /* compressed blocks (libnbo/codec.h): codec_elem != 0 makes every
+     * block count and gap whole scalars of that kind (block and the
+     * irregular sizes count scalars then) */
+    int             codec, codec_rate, codec_elem;
+    size_t          codec_chunk;  /* 0: the library's */
     /* derived */
     size_t  *bytes;               /* [P*P] bytes[s*P+d] */
     size_t **sdispl, **rdispl;    /* [P][P] per rank */

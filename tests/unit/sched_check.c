@@ -1,5 +1,6 @@
 /* sched_check.c - structural invariants of a task list (see sched_check.h). */
 #include "sched_check.h"
+#include "../../libnbo/codec.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -18,6 +19,14 @@ static const char *fail(const char *fmt, ...)
 
 static int is_pow2(int p) { return p > 0 && (p & (p - 1)) == 0; }
 
+/* Bytes on the wire for a block of n bytes: the codec's message size when
+ * the call is compressed. */
+static size_t wire(const nbo_sched_args_t *a, size_t n)
+{
+    return nbo_sched_codec_on(a) ? nbo_codec_wire_bytes(a->codec, a->codec_rate, a->codec_elem, n)
+                                 : n;
+}
+
 static const char *check_waits(const nbo_sched_t *s)
 {
     int *named = calloc((size_t)s->ntasks + 1, sizeof(int));
@@ -27,7 +36,7 @@ static const char *check_waits(const nbo_sched_t *s)
     int nwaits = 0;
     for (int i = 0; i < s->ntasks && !err; i++) {
         const nbo_task_t *t = &s->tasks[i];
-        if (t->kind > NBO_TASK_REDUCE)
+        if (t->kind > NBO_TASK_DECODE)
             err = fail("task %d: unknown kind %d", i, t->kind);
         else if (t->kind == NBO_TASK_SEND || t->kind == NBO_TASK_RECV) {
             if (t->wait <= i || t->wait >= s->ntasks || s->tasks[t->wait].kind != NBO_TASK_WAIT)
@@ -93,6 +102,36 @@ static const char *check_own_block_after_sends(const nbo_sched_args_t *a, const 
     return NULL;
 }
 
+/* Compressed calls: the (peer, length) of every SEND and RECV in list
+ * order: windows of W steps, each in rounds, round j sending chunk j of
+ * each step's block and receiving chunk j of each block coming in
+ * (compile_pairwise.c). */
+static size_t chunks(size_t bytes, size_t c) { return bytes ? (bytes + c - 1) / c : 0; }
+
+static int codec_sequence(const nbo_sched_args_t *a, int sends, int *peer, size_t *len, int max)
+{
+    const int P = a->size, r = a->rank;
+    const size_t c = nbo_sched_codec_chunk(a);
+    int n = 0;
+    for (int first = 1; first < P; first += a->window)
+        for (size_t j = 0;; j++) {
+            int any = 0;
+            for (int i = first; i < first + a->window && i < P; i++) {
+                int dst = is_pow2(P) ? r ^ i : (r + i) % P, src = is_pow2(P) ? r ^ i : (r - i + P) % P;
+                any |= j < chunks(a->sbytes[dst], c) || j < chunks(a->rbytes[src], c);
+                int p = sends ? dst : src;
+                size_t b = sends ? a->sbytes[dst] : a->rbytes[src];
+                if (j < chunks(b, c) && n < max) {
+                    peer[n] = p;
+                    len[n++] = wire(a, b - j * c < c ? b - j * c : c);
+                }
+            }
+            if (!any)
+                break;
+        }
+    return n;
+}
+
 /* Pairwise: the sequence of SEND peers and RECV peers follows the steps. */
 static const char *check_pairwise(const nbo_sched_args_t *a, const nbo_sched_t *s)
 {
@@ -110,21 +149,41 @@ static const char *check_pairwise(const nbo_sched_args_t *a, const nbo_sched_t *
         if (t->kind == NBO_TASK_SEND) { sp[ns] = t->peer; sl[ns++] = t->len; }
         if (t->kind == NBO_TASK_RECV) { rp[nr] = t->peer; rl[nr++] = t->len; }
     }
+    if (!err && nbo_sched_codec_on(a)) {
+        for (int dir = 0; dir < 2 && !err; dir++) {
+            int *got_p = dir ? rp : sp, n = dir ? nr : ns;
+            size_t *got_l = dir ? rl : sl;
+            int *wp = malloc(sizeof(int) * (size_t)(n + 2));
+            size_t *wl = malloc(sizeof(size_t) * (size_t)(n + 2));
+            int m = codec_sequence(a, !dir, wp, wl, n + 1);
+            if (m != n)
+                err = fail("%d %s messages, expected %d", n, dir ? "RECV" : "SEND", m);
+            for (int k = 0; k < n && !err; k++)
+                if (wp[k] != got_p[k] || wl[k] != got_l[k])
+                    err = fail("%s #%d: peer %d, %zu bytes; expected peer %d, %zu bytes",
+                               dir ? "RECV" : "SEND", k, got_p[k], got_l[k], wp[k], wl[k]);
+            free(wp);
+            free(wl);
+        }
+        free(sp); free(rp); free(sl); free(rl);
+        return err ? err : check_own_block_after_sends(a, s);
+    }
     int ks = 0, kr = 0;
     for (int i = 1; i < P && !err; i++) {
         int dst = is_pow2(P) ? r ^ i : (r + i) % P;
         int src = is_pow2(P) ? r ^ i : (r - i + P) % P;
         if (a->sbytes[dst]) {
-            if (ks >= ns || sp[ks] != dst || sl[ks] != a->sbytes[dst])
+            if (ks >= ns || sp[ks] != dst || sl[ks] != wire(a, a->sbytes[dst]))
                 err = fail("step %d: expected SEND #%d to %d of %zu bytes, got %s %d/%zu", i, ks,
-                           dst, a->sbytes[dst], ks < ns ? "" : "none", ks < ns ? sp[ks] : -1,
-                           ks < ns ? sl[ks] : 0);
+                           dst, wire(a, a->sbytes[dst]), ks < ns ? "" : "none",
+                           ks < ns ? sp[ks] : -1, ks < ns ? sl[ks] : 0);
             ks++;
         }
         if (!err && a->rbytes[src]) {
-            if (kr >= nr || rp[kr] != src || rl[kr] != a->rbytes[src])
+            if (kr >= nr || rp[kr] != src || rl[kr] != wire(a, a->rbytes[src]))
                 err = fail("step %d: expected RECV #%d from %d of %zu bytes, got %d/%zu", i, kr,
-                           src, a->rbytes[src], kr < nr ? rp[kr] : -1, kr < nr ? rl[kr] : 0);
+                           src, wire(a, a->rbytes[src]), kr < nr ? rp[kr] : -1,
+                           kr < nr ? rl[kr] : 0);
             kr++;
         }
     }
@@ -191,11 +250,34 @@ static const char *check_bytes(const nbo_sched_args_t *a, const nbo_sched_t *s)
     for (int i = 0; i < s->ntasks && !err; i++) {
         const nbo_task_t *t = &s->tasks[i];
         int wbuf = -1, rbuf = -1;
-        size_t woff = 0, roff = 0;
+        size_t woff = 0, roff = 0, rlen = t->len, wlen = t->len;
         switch (t->kind) {
         case NBO_TASK_RECV: wbuf = t->buf; woff = t->off; break;
         case NBO_TASK_SEND: rbuf = t->buf; roff = t->off; break;
         case NBO_TASK_COPY: wbuf = t->buf; woff = t->off; rbuf = t->src_buf; roff = t->src_off; break;
+        case NBO_TASK_ENCODE:
+        case NBO_TASK_DECODE:
+            wbuf = t->buf; woff = t->off; rbuf = t->src_buf; roff = t->src_off;
+            /* A chunk of the peer's block: inside it, whole scalars. */
+            if (!nbo_sched_codec_on(a) || t->peer < 0 || t->peer >= P || t->peer == a->rank)
+                err = fail("task %d: %s for peer %d", i, nbo_task_kind_name(t->kind), t->peer);
+            else {
+                const int enc = t->kind == NBO_TASK_ENCODE;
+                const size_t bo = enc ? (a->in_place ? a->rdispl : a->sdispl)[t->peer]
+                                      : a->rdispl[t->peer];
+                const size_t bl = (enc ? a->sbytes : a->rbytes)[t->peer];
+                const size_t at = enc ? t->src_off : t->off;
+                if (!t->len || t->len % nbo_celem_bytes(a->codec_elem) || at < bo ||
+                    at + t->len > bo + bl || t->len > nbo_sched_codec_chunk(a))
+                    err = fail("task %d: %s of [%zu..+%zu], not a chunk of peer %d's block "
+                               "[%zu..+%zu]", i, nbo_task_kind_name(t->kind), at, t->len, t->peer,
+                               bo, bl);
+            }
+            if (t->kind == NBO_TASK_ENCODE)
+                wlen = wire(a, t->len);
+            else
+                rlen = wire(a, t->len);
+            break;
         case NBO_TASK_PACK:
             wbuf = t->buf; woff = t->off;
             if (t->peer < 0 || t->peer >= P || t->len != a->sbytes[t->peer])
@@ -213,24 +295,24 @@ static const char *check_bytes(const nbo_sched_args_t *a, const nbo_sched_t *s)
         }
         if (err)
             break;
-        if (rbuf >= 0 && (rbuf >= NBO_BUF_COUNT || roff + t->len > len[rbuf]))
+        if (rbuf >= 0 && (rbuf >= NBO_BUF_COUNT || roff + rlen > len[rbuf]))
             err = fail("task %d (%s) reads buf %d [%zu..+%zu] beyond %zu", i,
-                       nbo_task_kind_name(t->kind), rbuf, roff, t->len,
+                       nbo_task_kind_name(t->kind), rbuf, roff, rlen,
                        rbuf < NBO_BUF_COUNT ? len[rbuf] : 0);
         else if (rbuf == NBO_BUF_SEND)
-            for (size_t b = 0; b < t->len && !err; b++)
+            for (size_t b = 0; b < rlen && !err; b++)
                 if (sown[roff + b] < 0)
                     err = fail("task %d reads send gap byte %zu", i, roff + b);
         if (err)
             break;
         if (wbuf == NBO_BUF_SEND)
             err = fail("task %d (%s) writes the send buffer", i, nbo_task_kind_name(t->kind));
-        else if (wbuf >= 0 && (wbuf >= NBO_BUF_COUNT || woff + t->len > len[wbuf]))
+        else if (wbuf >= 0 && (wbuf >= NBO_BUF_COUNT || woff + wlen > len[wbuf]))
             err = fail("task %d (%s) writes buf %d [%zu..+%zu] beyond %zu", i,
-                       nbo_task_kind_name(t->kind), wbuf, woff, t->len,
+                       nbo_task_kind_name(t->kind), wbuf, woff, wlen,
                        wbuf < NBO_BUF_COUNT ? len[wbuf] : 0);
         else if (wbuf == NBO_BUF_RECV)
-            for (size_t b = 0; b < t->len; b++)
+            for (size_t b = 0; b < wlen; b++)
                 wr[woff + b]++;
     }
     for (size_t b = 0; b < rspan && !err; b++) {
@@ -344,6 +426,91 @@ static const char *check_window(const nbo_sched_args_t *a, const nbo_sched_t *s)
     return NULL;
 }
 
+/* Compressed calls: the list carries the codec; every SEND goes out of a
+ * scratch message that an earlier ENCODE for that peer wrote whole (and
+ * nothing wrote since), every RECV lands in scratch that a later DECODE
+ * from that peer reads whole, after the WAIT that covers the RECV; one
+ * ENCODE per SEND and one DECODE per RECV; scratch messages never overlap;
+ * and with more than one window, the next window's blocks are encoded, and
+ * the previous window's decoded, while a window is in flight (between its
+ * first SEND and its WAIT) unless in place (every block encoded before the
+ * first SEND). */
+static const char *check_codec(const nbo_sched_args_t *a, const nbo_sched_t *s)
+{
+    if (!nbo_sched_codec_on(a)) {
+        for (int i = 0; i < s->ntasks; i++)
+            if (s->tasks[i].kind == NBO_TASK_ENCODE || s->tasks[i].kind == NBO_TASK_DECODE)
+                return fail("task %d: %s in an exact call", i, nbo_task_kind_name(s->tasks[i].kind));
+        return NULL;
+    }
+    if (s->codec != a->codec || s->codec_rate != a->codec_rate || s->codec_elem != a->codec_elem)
+        return fail("list codec %d/%d/%d, call %d/%d/%d", s->codec, s->codec_rate, s->codec_elem,
+                    a->codec, a->codec_rate, a->codec_elem);
+    int nenc = 0, ndec = 0, nsend = 0, nrecv = 0, overlapped_enc = 0, overlapped_dec = 0;
+    int first_send = -1;
+    for (int i = 0; i < s->ntasks; i++) {
+        const nbo_task_t *t = &s->tasks[i];
+        if (t->kind == NBO_TASK_SEND) {
+            nsend++;
+            if (first_send < 0)
+                first_send = i;
+            if (t->buf != NBO_BUF_TMP)
+                return fail("SEND %d not from scratch", i);
+            int e = i - 1;
+            while (e >= 0 && !(s->tasks[e].kind == NBO_TASK_ENCODE && s->tasks[e].peer == t->peer &&
+                               s->tasks[e].off == t->off))
+                e--;
+            if (e < 0 || s->tasks[e].buf != NBO_BUF_TMP || s->tasks[e].off != t->off ||
+                wire(a, s->tasks[e].len) != t->len)
+                return fail("SEND %d to %d: no ENCODE of [%zu..+%zu] before it", i, t->peer, t->off,
+                            t->len);
+            for (int k = e + 1; k < i; k++) { /* nothing else wrote the message since */
+                const nbo_task_t *u = &s->tasks[k];
+                size_t ulen = u->kind == NBO_TASK_ENCODE ? wire(a, u->len) : u->len;
+                if ((u->kind == NBO_TASK_ENCODE || u->kind == NBO_TASK_RECV ||
+                     u->kind == NBO_TASK_COPY) && u->buf == NBO_BUF_TMP &&
+                    u->off < t->off + t->len && t->off < u->off + ulen)
+                    return fail("task %d overwrites the message of SEND %d", k, i);
+            }
+        } else if (t->kind == NBO_TASK_RECV) {
+            nrecv++;
+            if (t->buf != NBO_BUF_TMP)
+                return fail("RECV %d not into scratch", i);
+            int d = t->wait + 1;
+            while (d < s->ntasks &&
+                   !(s->tasks[d].kind == NBO_TASK_DECODE && s->tasks[d].peer == t->peer &&
+                     s->tasks[d].src_off == t->off))
+                d++;
+            if (d == s->ntasks || s->tasks[d].src_buf != NBO_BUF_TMP ||
+                s->tasks[d].src_off != t->off || wire(a, s->tasks[d].len) != t->len)
+                return fail("RECV %d from %d (WAIT %d): no DECODE of [%zu..+%zu] after its WAIT", i,
+                            t->peer, t->wait, t->off, t->len);
+        } else if (t->kind == NBO_TASK_ENCODE || t->kind == NBO_TASK_DECODE) {
+            int enc = t->kind == NBO_TASK_ENCODE;
+            enc ? nenc++ : ndec++;
+            /* In flight: a SEND before it whose WAIT comes after it. */
+            for (int j = 0; j < i; j++)
+                if (s->tasks[j].kind == NBO_TASK_SEND && s->tasks[j].wait > i) {
+                    enc ? overlapped_enc++ : overlapped_dec++;
+                    break;
+                }
+            if (enc && a->in_place && first_send >= 0)
+                return fail("ENCODE %d after the first SEND in place", i);
+        }
+    }
+    if (nenc != nsend || ndec != nrecv)
+        return fail("%d ENCODE for %d SEND, %d DECODE for %d RECV", nenc, nsend, ndec, nrecv);
+    /* More than one round that sends and receives: the codec overlaps. */
+    int windows = 0;
+    for (int i = 0; i < s->ntasks; i++)
+        windows += s->tasks[i].kind == NBO_TASK_WAIT;
+    if (windows > 1 && nsend > 1 && nrecv > 1 && a->uniform &&
+        ((!a->in_place && overlapped_enc == 0) || overlapped_dec == 0))
+        return fail("%d windows: %d ENCODE and %d DECODE overlap a window in flight", windows,
+                    overlapped_enc, overlapped_dec);
+    return NULL;
+}
+
 const char *sched_check(const nbo_sched_args_t *a, const nbo_sched_t *s)
 {
     const char *err;
@@ -372,6 +539,10 @@ const char *sched_check(const nbo_sched_args_t *a, const nbo_sched_t *s)
             (t->peer < 0 || t->peer >= a->size || t->peer == a->rank))
             return fail("task %d: %s with peer %d", i, nbo_task_kind_name(t->kind), t->peer);
     }
+    if (s->algorithm == NBO_ALG_BRUCK && nbo_sched_codec_on(a))
+        return fail("Bruck on compressed blocks");
     err = s->algorithm == NBO_ALG_BRUCK ? check_bruck(a, s) : check_pairwise(a, s);
+    if (!err)
+        err = check_codec(a, s);
     return err ? err : check_bytes(a, s);
 }

@@ -1,5 +1,6 @@
 /* sched_sim.c - execute all ranks' task lists together (see sched_sim.h). */
 #include "sched_sim.h"
+#include "../../libnbo/codec.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -166,6 +167,40 @@ static int step(sim_t *m, int r, const char **err)
         sbuf = t->src_buf; soff = t->src_off;
         dbuf = NBO_BUF_RECV; doff = x->a.rdispl[t->peer];
         break;
+    case NBO_TASK_ENCODE:
+    case NBO_TASK_DECODE: {
+        /* The real codec on the bytes: the raw side is t->len, the message
+         * side the codec's size. */
+        const nbo_sched_t *sc = &x->s;
+        const size_t wire = nbo_codec_wire_bytes(sc->codec, sc->codec_rate, sc->codec_elem, t->len);
+        const int enc = t->kind == NBO_TASK_ENCODE;
+        const size_t slen = enc ? t->len : wire, dlen = enc ? wire : t->len;
+        if (!sc->codec || (*err = check_range(m, r, i, t->src_buf, t->src_off, slen)) ||
+            (*err = check_range(m, r, i, t->buf, t->off, dlen))) {
+            if (!*err)
+                *err = fail(m->c, r, "%s %d in a list without a codec", nbo_task_kind_name(t->kind), i);
+            return 0;
+        }
+        if (t->buf == NBO_BUF_SEND) {
+            *err = fail(m->c, r, "%s %d writes the user's send buffer", nbo_task_kind_name(t->kind), i);
+            return 0;
+        }
+        if ((h = hazard(x, t->src_buf, t->src_off, slen, 1)) >= 0 ||
+            (h = hazard(x, t->buf, t->off, dlen, 0)) >= 0) {
+            *err = fail(m->c, r, "%s %d touches bytes of in-flight task %d",
+                        nbo_task_kind_name(t->kind), i, h);
+            return 0;
+        }
+        int rc = (enc ? nbo_codec_encode : nbo_codec_decode)(sc->codec, sc->codec_rate, sc->codec_elem,
+                                                             x->buf[t->src_buf] + t->src_off, t->len,
+                                                             x->buf[t->buf] + t->off);
+        if (rc != NBO_SUCCESS && rc != NBO_ERR_CODEC) { /* refused data is no error here */
+            *err = fail(m->c, r, "%s %d: %s", nbo_task_kind_name(t->kind), i, nbo_strerror(rc));
+            return 0;
+        }
+        x->cursor++;
+        return 1;
+    }
     default:
         *err = fail(m->c, r, "task %d: unknown kind %d", i, t->kind);
         return 0;
@@ -348,6 +383,34 @@ static const char *a2a_setup(const sched_case_t *c, sim_rank_t *rk)
     return NULL;
 }
 
+/* What a compressed block from p arrives as: the pattern through the
+ * codec (the own block stays exact).  0, or -1 when out of memory. */
+static int through_codec(const sched_case_t *c, const rank_state_t *x, int p, int r,
+                         unsigned char *out)
+{
+    const size_t n = c->rb[r][p];
+    if (p == r || !n || !nbo_sched_codec_on(&x->a))
+        return 0;
+    /* Chunk by chunk, as the messages travel. */
+    const size_t chunk = nbo_sched_codec_chunk(&x->a);
+    size_t wire = nbo_codec_wire_bytes(c->codec, c->codec_rate, c->codec_elem, n);
+    unsigned char *raw = malloc(n), *msg = malloc(wire);
+    if (!raw || !msg) {
+        free(raw); free(msg);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        raw[i] = pattern(p, r, i);
+    for (size_t at = 0; at < n; at += chunk) {
+        size_t len = n - at < chunk ? n - at : chunk;
+        nbo_codec_encode(c->codec, c->codec_rate, c->codec_elem, raw + at, len, msg);
+        nbo_codec_decode(c->codec, c->codec_rate, c->codec_elem, msg, len, out + at);
+    }
+    free(raw);
+    free(msg);
+    return 0;
+}
+
 static const char *verify(const sim_call_t *sc, const sched_case_t *c, const sim_rank_t *rk)
 {
     const int P = c->P;
@@ -358,9 +421,14 @@ static const char *verify(const sim_call_t *sc, const sched_case_t *c, const sim
         if (!want)
             return "out of memory";
         memset(want, GAP, c->rspan[r]);
-        for (int p = 0; p < P; p++)
+        for (int p = 0; p < P; p++) {
             for (size_t i = 0; i < c->rb[r][p]; i++)
                 want[c->rdispl[r][p] + i] = pattern(p, r, i);
+            if (through_codec(c, x, p, r, want + c->rdispl[r][p]) != 0) {
+                free(want);
+                return "out of memory";
+            }
+        }
         for (size_t b = 0; b < c->rspan[r]; b++)
             if (x->buf[NBO_BUF_RECV][b] != want[b]) {
                 int blk = -1;
