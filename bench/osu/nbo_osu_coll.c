@@ -510,6 +510,14 @@ static void app_part(oc_op_t *op, const options_t *o, double probe, double ref_s
     if (units < 1)
         units = 1;
     r->ref = ref_s > 0;
+    /* -T for the blocks: an overlapped iteration lasts at least as long as
+     * the exchange and as the compute (the probe may have been far
+     * shorter than -C's compute). */
+    double iter = exch > ref_s ? exch : ref_s;
+    n = o->app_n;
+    if (o->min_time > 0 && iter > 0 && o->min_time / iter > n)
+        n = o->min_time / iter < MAX_ITERS ? (int)ceil(o->min_time / iter) : MAX_ITERS;
+    r->app_n = n;
     MPI_Barrier(world);
     run_block(K_COMPUTE, op, 1, units);
     MPI_Barrier(world);
