@@ -462,7 +462,9 @@ int nbo_bcast_init(void *buffer, int count, MPI_Datatype datatype, int root,
 /* Start an inactive persistent request (NBO_ERR_ACTIVE if it is running). */
 int nbo_start(nbo_request_t *req);
 
-/* *flag = 1 when complete.  A completed non-persistent request is freed and
+/* *flag = 1 when complete.  Each call on an active request also advances
+ * the engines of its progress mode once, in either mode, as MPI_Test
+ * does.  A completed non-persistent request is freed and
  * *req set to NBO_REQUEST_NULL; a persistent one becomes inactive.  A failed
  * request is completed the same way and its error returned.  As for
  * MPI_REQUEST_NULL in MPI, *req == NBO_REQUEST_NULL is no error: nbo_wait

@@ -361,8 +361,10 @@ int nbo_test(nbo_request_t *req, int *flag)
         return rc;
     nbo_lock();
     struct nbo_request *r = *req;
-    if (r->state == REQ_ACTIVE && r->comm->cfg.progress == NBO_PROGRESS_INLINE)
-        nbo_progress_poll(NBO_PROGRESS_INLINE);
+    /* In thread mode too, as nbo_wait helps: a test loop (MPI_Wait under
+     * libnbo-mpi) must not wait for the progress thread to get a core. */
+    if (r->state == REQ_ACTIVE)
+        nbo_progress_poll(r->comm->cfg.progress);
     if (r->state != REQ_ACTIVE) {
         *flag = 1;
         rc = collect(req);
