@@ -2,6 +2,7 @@
 #include "busy.h"
 
 #include <time.h>
+#include <unistd.h>
 
 /* A monotonic clock, as MPI_Wtime, but usable before MPI_Init (the idle
  * core's speed is measured there). */
@@ -36,7 +37,11 @@ double busy_calibrate(void)
     double best = 0;
     long steps = 1 << 20;
     busy_work(steps); /* warm up the frequency governor */
-    for (int rep = 0; rep < 7; rep++) {
+    for (int rep = 0; rep < 11; rep++) {
+        /* Spread over ~40 ms, so that a burst of another process (a peer
+         * rank starting up) cannot cover every run. */
+        if (rep)
+            usleep(2000);
         double t0 = now_s();
         busy_work(steps);
         double dt = now_s() - t0;

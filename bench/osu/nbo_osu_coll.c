@@ -506,7 +506,10 @@ static void app_part(oc_op_t *op, const options_t *o, double probe, double ref_s
     double t_cal = now_s();
     run_block(K_EXCHANGE, op, n, 0);
     double exch = agree_max((now_s() - t_cal) / n);
-    long units = (long)((ref_s > 0 ? ref_s : exch) * rate);
+    /* The same work in every configuration: at the core's best measured
+     * speed, not at a calibration that something else disturbed. */
+    double core_rate = rate > rate_idle ? rate : rate_idle;
+    long units = (long)((ref_s > 0 ? ref_s : exch) * core_rate);
     if (units < 1)
         units = 1;
     r->ref = ref_s > 0;
