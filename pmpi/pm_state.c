@@ -49,7 +49,8 @@ static const struct {
 };
 /* Those measured faster than or equal to MPICH's own non-blocking forms at
  * 64 KiB, 1 MiB and 4 MiB (docs/pmpi.md, "Choosing NBO_PMPI_COLLS"). */
-#define PM_COLLS_DEFAULT (PM_ALLTOALL | PM_ALLREDUCE | PM_ALLGATHER)
+#define PM_COLLS_DEFAULT                                                                \
+    (PM_ALLTOALL | PM_ALLREDUCE | PM_REDUCE_SCATTER_BLOCK | PM_ALLGATHERV | PM_BCAST)
 
 /* A comma-separated list of coll_names; an unknown name is said on stderr
  * (whatever NBO_PMPI_LOG says: a typo must not pass unseen) and skipped. */

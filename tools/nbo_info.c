@@ -285,7 +285,7 @@ static const extra_t verbs_vars[] = {
 static const extra_t pmpi_vars[] = {
     {"NBO_PMPI", "on", "off or 0: every call passes through to MPI"},
     {"NBO_PMPI_LOG", "0", "1: a line per communicator saying who serves it"},
-    {"NBO_PMPI_COLLS", "alltoall,allreduce,allgather",
+    {"NBO_PMPI_COLLS", "alltoall,allreduce,reduce_scatter_block,allgatherv,bcast",
      "collectives served: alltoall,allreduce,reduce_scatter_block,allgather,allgatherv,bcast, "
      "all or none"},
     {"NBO_PMPI_BLOCKING", "0", "1: blocking MPI_Alltoall(v) served by libnbo too"},
