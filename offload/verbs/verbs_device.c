@@ -1,4 +1,6 @@
 /* verbs_device.c - find the RDMA device, port and GID this engine uses. */
+#include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,39 @@ int verbs_env_int(const char *name, int dflt)
     char *end = NULL;
     long v = strtol(s, &end, 10);
     return (end && *end == 0) ? (int)v : dflt;
+}
+
+/* The NBO_VERBS_* integers and their ranges: a value outside (or not a
+ * number) is the user's mistake, said rather than replaced by a default. */
+static const struct {
+    const char *name;
+    long        lo, hi;
+} env_ints[] = {
+    {"NBO_VERBS_PORT", 0, 255},        {"NBO_VERBS_GID_INDEX", -1, 65535},
+    {"NBO_VERBS_BOUNCE", 0, 1 << 20},  {"NBO_VERBS_ACK_TIMEOUT", 0, 31},
+    {"NBO_VERBS_DEBUG", 0, 2},
+};
+
+int verbs_env_check(char *why, size_t len)
+{
+    for (size_t i = 0; i < sizeof(env_ints) / sizeof(env_ints[0]); i++) {
+        const char *s = getenv(env_ints[i].name);
+        if (!s || !*s)
+            continue;
+        char *end = NULL;
+        errno = 0;
+        long v = strtol(s, &end, 10);
+        if (errno || *end || v < env_ints[i].lo || v > env_ints[i].hi) {
+            snprintf(why, len, "%s=%s: not an integer in [%ld, %ld]", env_ints[i].name, s,
+                     env_ints[i].lo, env_ints[i].hi);
+            /* nbo_comm_create returns only the code: say which, once. */
+            static atomic_int said;
+            if (!atomic_exchange(&said, 1))
+                fprintf(stderr, "libnbo: verbs engine: %s\n", why);
+            return NBO_ERR_CONFIG;
+        }
+    }
+    return NBO_SUCCESS;
 }
 
 /* First ACTIVE port of ctx (or the requested one, if it is active). */
@@ -129,6 +164,9 @@ static int open_one(struct ibv_device *dev, verbs_device_t *d, char *why, size_t
 
 int verbs_device_open(verbs_device_t *d, char *why, size_t len)
 {
+    int rc = verbs_env_check(why, len);
+    if (rc != NBO_SUCCESS)
+        return rc;
     int n = 0;
     struct ibv_device **list = ibv_get_device_list(&n);
     if (!list || n == 0) {
@@ -138,7 +176,7 @@ int verbs_device_open(verbs_device_t *d, char *why, size_t len)
         return NBO_ERR_ENGINE;
     }
     const char *want = getenv("NBO_VERBS_DEVICE");
-    int rc = NBO_ERR_ENGINE;
+    rc = NBO_ERR_ENGINE;
     snprintf(why, len, "no RDMA device named %s", want ? want : "(any)");
     for (int i = 0; i < n && rc != NBO_SUCCESS; i++) {
         if (want && *want && strcmp(want, ibv_get_device_name(list[i])) != 0)

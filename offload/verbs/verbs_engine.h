@@ -157,5 +157,8 @@ void verbs_engine_cancel(nbo_engine_comm_t *ec, nbo_exec_t *x);
 
 /* Environment helpers. */
 int verbs_env_int(const char *name, int dflt);
+/* NBO_ERR_CONFIG, with why, when an NBO_VERBS_* integer is not a number in
+ * its range; verbs_device_open checks first, so later reads are valid. */
+int verbs_env_check(char *why, size_t len);
 
 #endif

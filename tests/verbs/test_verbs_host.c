@@ -1,11 +1,14 @@
 /*
  * test_verbs_host.c - on a machine without an RDMA device (this host), asking
  * for the verbs engine fails cleanly with NBO_ERR_ENGINE on every rank, and
- * auto falls back to another engine.  Exits 77 (SKIP) where a device exists:
+ * auto falls back to another engine; an NBO_VERBS_* value that is not a
+ * number in its range gives NBO_ERR_CONFIG instead (auto still falls back).
+ * Exits 77 (SKIP) where a device exists:
  * the Soft-RoCE guest checks that case.
  */
 #include <infiniband/verbs.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <nbo.h>
 
@@ -47,6 +50,28 @@ int main(int argc, char **argv)
                nbo_engine_name(info.engine));
     if (c)
         nbo_comm_free(&c);
+    static const char *const bad[][2] = {
+        {"NBO_VERBS_PORT", "abc"}, {"NBO_VERBS_ACK_TIMEOUT", "40"}, {"NBO_VERBS_BOUNCE", "-1"}};
+    for (int i = 0; i < 3; i++) {
+        setenv(bad[i][0], bad[i][1], 1);
+        cfg.engine = NBO_ENGINE_VERBS;
+        c = NBO_COMM_NULL;
+        rc = nbo_comm_create(MPI_COMM_WORLD, &cfg, &c);
+        if (rc != NBO_ERR_CONFIG || c != NBO_COMM_NULL) {
+            fprintf(stderr, "rank %d: engine verbs with %s=%s gave %d (%s)\n", rank, bad[i][0],
+                    bad[i][1], rc, nbo_strerror(rc));
+            fails++;
+        }
+        cfg.engine = NBO_ENGINE_AUTO;
+        rc = nbo_comm_create(MPI_COMM_WORLD, &cfg, &c);
+        if (rc != NBO_SUCCESS) {
+            fprintf(stderr, "rank %d: auto with %s=%s gave %d (%s)\n", rank, bad[i][0],
+                    bad[i][1], rc, nbo_strerror(rc));
+            fails++;
+        } else
+            nbo_comm_free(&c);
+        unsetenv(bad[i][0]);
+    }
     int all = 0;
     MPI_Allreduce(&fails, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0)
