@@ -1,5 +1,6 @@
 /* verbs_device.c - find the RDMA device, port and GID this engine uses. */
 #include <errno.h>
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,14 +13,20 @@
 #include <infiniband/mlx5dv.h>
 #endif
 
+/* s as a whole base-10 integer in [lo, hi]. */
+static int parse_int(const char *s, long lo, long hi, long *v)
+{
+    char *end = NULL;
+    errno = 0;
+    *v = strtol(s, &end, 10);
+    return !errno && end != s && *end == 0 && *v >= lo && *v <= hi;
+}
+
 int verbs_env_int(const char *name, int dflt)
 {
     const char *s = getenv(name);
-    if (!s || !*s)
-        return dflt;
-    char *end = NULL;
-    long v = strtol(s, &end, 10);
-    return (end && *end == 0) ? (int)v : dflt;
+    long v;
+    return s && *s && parse_int(s, INT_MIN, INT_MAX, &v) ? (int)v : dflt;
 }
 
 /* The NBO_VERBS_* integers and their ranges: a value outside (or not a
@@ -39,10 +46,8 @@ int verbs_env_check(char *why, size_t len)
         const char *s = getenv(env_ints[i].name);
         if (!s || !*s)
             continue;
-        char *end = NULL;
-        errno = 0;
-        long v = strtol(s, &end, 10);
-        if (errno || *end || v < env_ints[i].lo || v > env_ints[i].hi) {
+        long v;
+        if (!parse_int(s, env_ints[i].lo, env_ints[i].hi, &v)) {
             snprintf(why, len, "%s=%s: not an integer in [%ld, %ld]", env_ints[i].name, s,
                      env_ints[i].lo, env_ints[i].hi);
             /* nbo_comm_create returns only the code: say which, once. */
