@@ -1,0 +1,250 @@
+/*
+ * nbo_latency.c - the latency of small collectives: start + wait, no
+ * computation, as a solver's dot product or norm runs them.
+ *
+ * For each collective (-C) and size (-S) it times three methods side by
+ * side: MPI's non-blocking call + MPI_Wait, libnbo's non-blocking call +
+ * nbo_wait, and libnbo's persistent request (nbo_start + nbo_wait), libnbo
+ * on the communicator nbo_comm_create gives with no configuration (the
+ * environment's NBO_* and the defaults apply).  Blocks of -n back-to-back
+ * operations alternate between the methods, -r blocks each; a block's time
+ * is the slowest rank's, and the figure is the median block per operation,
+ * so a noisy machine's drift touches every method alike.
+ */
+#include "bench.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { M_MPI, M_NBO, M_NBO_PERSISTENT, M_N };
+
+#define MAX_BLOCKS 101
+
+typedef struct {
+    coll_t colls[COLL_N];
+    int ncolls;
+    size_t sizes[BENCH_MAX_SIZES];
+    int nsizes;
+    int iters;   /* -n: operations per block */
+    int blocks;  /* -r: blocks per method */
+    const char *csv;
+} lat_options_t;
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: nbo_latency [-C COLL[,COLL..]|all] [-S S1,S2,..] [-n N] [-r R] [-o FILE.csv]\n"
+        "  -C  alltoall, allreduce, allgather, bcast or all (default all); sizes as\n"
+        "      nbo_overlap's -S: bytes per peer, the vector's bytes (MPI_DOUBLE, MPI_SUM),\n"
+        "      the block per rank, the message from root 0\n"
+        "  -S  sizes, K suffix allowed (default 8,64,512,4K,32K,64K)\n"
+        "  -n  back-to-back operations per block (default 200)\n"
+        "  -r  blocks per method, alternating (default 15; medians over them)\n"
+        "  -o  CSV, one line per collective and size (rank 0)\n");
+}
+
+static int parse_colls(const char *s, lat_options_t *o)
+{
+    o->ncolls = 0;
+    for (int c = 0; c < COLL_N; c++)
+        if (strcmp(s, "all") == 0 || options_wants(s, coll_name((coll_t)c)))
+            o->colls[o->ncolls++] = (coll_t)c;
+    return o->ncolls > 0 ? 0 : -1;
+}
+
+static int parse_sizes(const char *s, lat_options_t *o)
+{
+    o->nsizes = 0;
+    for (const char *p = s; p && *p && o->nsizes < BENCH_MAX_SIZES;) {
+        char *end;
+        double v = strtod(p, &end);
+        if (*end == 'k' || *end == 'K')
+            v *= 1024, end++;
+        if (v < 1 || (*end && *end != ','))
+            return -1;
+        o->sizes[o->nsizes++] = (size_t)v;
+        p = *end ? end + 1 : NULL;
+    }
+    return o->nsizes > 0 ? 0 : -1;
+}
+
+static int parse(int argc, char **argv, lat_options_t *o, int rank)
+{
+    *o = (lat_options_t){.iters = 200, .blocks = 15};
+    parse_colls("all", o);
+    parse_sizes("8,64,512,4K,32K,64K", o);
+    int ch, bad = 0;
+    while ((ch = getopt(argc, argv, "C:S:n:r:o:h")) != -1) {
+        switch (ch) {
+        case 'C': bad |= parse_colls(optarg, o); break;
+        case 'S': bad |= parse_sizes(optarg, o); break;
+        case 'n': o->iters = atoi(optarg); bad |= o->iters < 1; break;
+        case 'r': o->blocks = atoi(optarg); bad |= o->blocks < 1 || o->blocks > MAX_BLOCKS; break;
+        case 'o': o->csv = optarg; break;
+        case 'h':
+            if (rank == 0)
+                usage(stdout);
+            return 1;
+        default: bad = 1;
+        }
+    }
+    if (bad && rank == 0)
+        usage(stderr);
+    return bad ? -1 : 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof(*v), cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+typedef struct {
+    coll_t coll;
+    size_t size;
+    buffers_t *b;
+    nbo_comm_t comm;
+    nbo_request_t persistent;
+} case_t;
+
+/* One operation of method m; returns an MPI or NBO error code (0: fine). */
+static int one_op(case_t *k, int m)
+{
+    buffers_t *b = k->b;
+    if (m == M_MPI) {
+        MPI_Request r;
+        int rc = coll_mpi(k->coll, b->send, b->recv, k->size, MPI_COMM_WORLD, &r);
+        return rc != MPI_SUCCESS ? rc : MPI_Wait(&r, MPI_STATUS_IGNORE);
+    }
+    if (m == M_NBO_PERSISTENT) {
+        int rc = nbo_start(&k->persistent);
+        return rc != NBO_SUCCESS ? rc : nbo_wait(&k->persistent);
+    }
+    nbo_request_t r;
+    int rc = coll_nbo(k->coll, b->send, b->recv, k->size, k->comm, 0, &r);
+    return rc != NBO_SUCCESS ? rc : nbo_wait(&r);
+}
+
+/* One block: n operations back to back; the slowest rank's seconds. */
+static double block(case_t *k, int m, int n, int *err)
+{
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = now_s();
+    for (int i = 0; i < n; i++)
+        *err |= one_op(k, m) != 0;
+    double t = now_s() - t0, tmax;
+    MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return tmax;
+}
+
+/* The result of one operation of each method is right. */
+static int verify(case_t *k, int rank)
+{
+    int errors = 0, err = 0;
+    for (int m = 0; m < M_N; m++) {
+        coll_fill(k->coll, k->b, 1, rank);
+        err |= one_op(k, m) != 0;
+        errors += coll_verify(k->coll, k->b, 1, rank, 0);
+    }
+    return errors + err;
+}
+
+int main(int argc, char **argv)
+{
+    int provided, rank, P;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &P);
+    lat_options_t o;
+    int prc = parse(argc, argv, &o, rank);
+    if (prc != 0) {
+        MPI_Finalize();
+        return prc < 0 ? 2 : 0;
+    }
+    nbo_comm_t comm;
+    int rc = nbo_comm_create(MPI_COMM_WORLD, NULL, &comm);
+    if (rc != NBO_SUCCESS) {
+        if (rank == 0)
+            fprintf(stderr, "nbo_latency: nbo_comm_create: %s\n", nbo_strerror(rc));
+        MPI_Finalize();
+        return 1;
+    }
+    nbo_comm_info_t info;
+    nbo_comm_query(comm, &info);
+    FILE *csv = NULL;
+    if (rank == 0) {
+        printf("# nbo_latency: P = %d, libnbo default (engine %s, progress %s), "
+               "%d operations per block, median of %d blocks; us per operation\n",
+               P, nbo_engine_name(info.engine), nbo_progress_name(info.progress), o.iters,
+               o.blocks);
+        printf("%-10s %8s %12s %10s %8s %16s %8s %6s\n", "collective", "size", "MPI_I<coll>",
+               "nbo", "x MPI", "nbo_persistent", "x MPI", "check");
+        if (o.csv && !(csv = fopen(o.csv, "w")))
+            perror(o.csv);
+        if (csv)
+            fprintf(csv, "collective,size,P,engine,progress,mpi_us,nbo_us,nbo_persistent_us,"
+                         "nbo_ratio,persistent_ratio,errors\n");
+    }
+    int failed = 0;
+    for (int ci = 0; ci < o.ncolls; ci++)
+        for (int si = 0; si < o.nsizes; si++) {
+            coll_t coll = o.colls[ci];
+            size_t size = o.sizes[si];
+            if (coll == COLL_ALLREDUCE && (size < 8 || size % 8))
+                continue; /* whole doubles */
+            buffers_t b = {.size = size, .nprocs = P};
+            b.send = calloc((size_t)P, size);
+            b.recv = calloc((size_t)P, size);
+            case_t k = {.coll = coll, .size = size, .b = &b, .comm = comm};
+            int err = !b.send || !b.recv;
+            if (!err)
+                err = coll_nbo(coll, b.send, b.recv, size, comm, 1, &k.persistent) != 0;
+            int errors = err ? 1 : verify(&k, rank), all_errors;
+            MPI_Allreduce(&errors, &all_errors, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+            double t[M_N][MAX_BLOCKS], med[M_N];
+            for (int m = 0; m < M_N; m++) /* warm-up: connections, caches */
+                block(&k, m, o.iters / 4 + 1, &err);
+            for (int r = 0; r < o.blocks; r++)
+                for (int m = 0; m < M_N; m++)
+                    t[m][r] = block(&k, (m + r) % M_N, o.iters, &err) / o.iters * 1e6;
+            /* t[m][r] ran method (m + r) % M_N: rotate the start so that no
+             * method always follows the same one. */
+            double by[M_N][MAX_BLOCKS];
+            for (int r = 0; r < o.blocks; r++)
+                for (int m = 0; m < M_N; m++)
+                    by[(m + r) % M_N][r] = t[m][r];
+            for (int m = 0; m < M_N; m++)
+                med[m] = median(by[m], o.blocks);
+            if (k.persistent != NBO_REQUEST_NULL)
+                nbo_request_free(&k.persistent);
+            free(b.send);
+            free(b.recv);
+            all_errors += err;
+            failed |= all_errors != 0;
+            if (rank == 0) {
+                printf("%-10s %8zu %12.2f %10.2f %8.2f %16.2f %8.2f %6s\n", coll_name(coll), size,
+                       med[M_MPI], med[M_NBO], med[M_NBO] / med[M_MPI], med[M_NBO_PERSISTENT],
+                       med[M_NBO_PERSISTENT] / med[M_MPI], all_errors ? "FAIL" : "ok");
+                if (csv)
+                    fprintf(csv, "%s,%zu,%d,%s,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%d\n",
+                            coll_name(coll), size, P, nbo_engine_name(info.engine),
+                            nbo_progress_name(info.progress), med[M_MPI], med[M_NBO],
+                            med[M_NBO_PERSISTENT], med[M_NBO] / med[M_MPI],
+                            med[M_NBO_PERSISTENT] / med[M_MPI], all_errors);
+                fflush(stdout);
+            }
+        }
+    if (csv)
+        fclose(csv);
+    nbo_comm_free(&comm);
+    MPI_Finalize();
+    return failed ? 1 : 0;
+}
