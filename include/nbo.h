@@ -169,9 +169,14 @@ typedef enum {
  *                                             NBO_PROGRESS_CPU_LAST: the
  *                                             last core of the process's
  *                                             affinity mask)
- *   spin_us        NBO_SPIN_US       0        progress thread (or a thread in
- *                                             nbo_wait) polls this long
- *                                             before it sleeps
+ *   spin_us        NBO_SPIN_US       0        progress thread (or a thread
+ *                                             driving it from nbo_wait) polls
+ *                                             this long after the last
+ *                                             completion before it sleeps
+ *   wait_spin_us   NBO_WAIT_SPIN_US  50       thread mode: nbo_wait polls
+ *                                             this long without a completion
+ *                                             before it sleeps (0: sleeps at
+ *                                             once)
  *   progress_sched NBO_PROGRESS_SCHED auto    auto | batch | normal: the
  *                                             progress thread's scheduling
  *                                             class
@@ -207,6 +212,7 @@ typedef struct nbo_config {
     int                 timeout_ms;
     int                 progress_cpu;   /* >= 0, -1, or NBO_PROGRESS_CPU_LAST */
     int                 spin_us;
+    int                 wait_spin_us;
     nbo_progress_sched_t progress_sched;
     int                 check;
     size_t              cuda_chunk;

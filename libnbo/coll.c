@@ -197,7 +197,7 @@ static size_t small_max(const coll_call_t *k, const struct nbo_comm *c)
  * (sbytes, sdispl, rbytes, rdispl) of a reduction, else NULL. */
 static int create(const coll_call_t *k, struct nbo_comm *c, nbo_block_map_t *smap,
                   nbo_block_map_t *rmap, nbo_reduce_t *red, const size_t *bytes,
-                  nbo_request_t *req)
+                  const nbo_cache_key_t *key, nbo_request_t *req)
 {
     const int P = c->size;
     const nbo_block_map_t *s = in_place(k) ? rmap : smap; /* the send data */
@@ -256,11 +256,25 @@ static int create(const coll_call_t *k, struct nbo_comm *c, nbo_block_map_t *sma
         return rc;
     if (!k->persistent) {
         nbo_lock();
+        if (key)
+            nbo_cache_keep(r, key);
         rc = nbo_request_begin(r);
         nbo_unlock();
     }
     *req = r;
     return rc;
+}
+
+/* A call kept in the communicator's cache starts again as it is: its
+ * arguments were validated and compiled when it was first made. */
+static int start_cached(struct nbo_comm *c, const nbo_cache_key_t *key, nbo_request_t *req)
+{
+    struct nbo_request *r = nbo_cache_take(c, key);
+    if (!r)
+        return 0;
+    int rc = nbo_request_begin(r);
+    *req = r;
+    return rc == NBO_SUCCESS ? 1 : rc;
 }
 
 int nbo_coll_start(const coll_call_t *k, nbo_comm_t comm, nbo_request_t *req)
@@ -270,9 +284,14 @@ int nbo_coll_start(const coll_call_t *k, nbo_comm_t comm, nbo_request_t *req)
     *req = NBO_REQUEST_NULL;
     nbo_lock();
     struct nbo_comm *c = nbo_comm_lookup(comm);
+    nbo_cache_key_t key;
+    const int keyed = c && nbo_cache_key(k, c, &key);
+    int hit = keyed ? start_cached(c, &key, req) : 0;
     nbo_unlock();
     if (!c)
         return NBO_ERR_COMM;
+    if (hit)
+        return hit > 0 ? NBO_SUCCESS : hit;
     int rc = validate(k, c);
     if (rc != NBO_SUCCESS)
         return rc;
@@ -293,7 +312,7 @@ int nbo_coll_start(const coll_call_t *k, nbo_comm_t comm, nbo_request_t *req)
             rc = check_gathered(c, k, k->coll == NBO_COLL_ALLREDUCE ? rb[0] : rb[c->rank], NULL);
         }
         if (rc == NBO_SUCCESS)
-            rc = create(k, c, &smap, &rmap, red, bytes, req);
+            rc = create(k, c, &smap, &rmap, red, bytes, keyed ? &key : NULL, req);
         else {
             nbo_block_map_free(&smap);
             nbo_block_map_free(&rmap);
@@ -305,5 +324,5 @@ int nbo_coll_start(const coll_call_t *k, nbo_comm_t comm, nbo_request_t *req)
     rc = map_blocks(k, c, &smap, &rmap);
     if (rc != NBO_SUCCESS)
         return rc;
-    return create(k, c, &smap, &rmap, NULL, NULL, req);
+    return create(k, c, &smap, &rmap, NULL, NULL, keyed ? &key : NULL, req);
 }

@@ -225,6 +225,8 @@ int nbo_comm_free(nbo_comm_t *comm)
         return NBO_ERR_ARG;
     nbo_lock();
     struct nbo_comm *c = nbo_comm_lookup(*comm);
+    if (c)
+        nbo_cache_clear(c); /* kept calls are no user's requests */
     int rc = !c ? NBO_ERR_COMM : c->live > 0 ? NBO_ERR_PENDING : NBO_SUCCESS;
     int broken = c && c->broken;
     nbo_unlock();

@@ -26,6 +26,19 @@
 
 struct nbo_request;
 
+/* Compiled small calls a communicator keeps for reuse (call_cache.c). */
+#define NBO_CACHE_SLOTS 8
+
+/* What makes two non-persistent calls the same call (call_cache.c). */
+typedef struct nbo_cache_key {
+    int          coll;
+    const void  *sendbuf;
+    void        *recvbuf;
+    int          scount, rcount, root;
+    MPI_Datatype stype, rtype;
+    MPI_Op       op;
+} nbo_cache_key_t;
+
 struct nbo_comm {
     uint32_t                magic;
     MPI_Comm                comm;       /* private duplicate, errors return */
@@ -41,6 +54,8 @@ struct nbo_comm {
     int                     broken;     /* a peer or link failed: free is local */
     LIST_HEAD(, nbo_request) active;    /* started, not yet complete */
     nbo_progress_source_t   source;     /* what progress/ polls */
+    struct nbo_request     *cache[NBO_CACHE_SLOTS]; /* kept small calls, or NULL */
+    int                     cache_next; /* the entry to replace next */
     struct nbo_comm        *next;       /* in the list of all communicators */
 };
 
@@ -92,6 +107,8 @@ struct nbo_request {
                                        peers wait for its messages) and
                                        reports it then */
     double              last_activity; /* for the timeout */
+    int                 cached;     /* in comm->cache: kept when finished */
+    nbo_cache_key_t     key;        /* cached: the call it stands for */
     LIST_ENTRY(nbo_request) active_link; /* in comm->active while running */
 };
 
@@ -152,6 +169,20 @@ void nbo_reduce_free(nbo_reduce_t *red);
 /* Per start: copy the input to the scratch; at the end, the result back. */
 int nbo_reduce_stage_in(nbo_reduce_t *red, MPI_Comm comm);
 int nbo_reduce_stage_out(nbo_reduce_t *red, MPI_Comm comm);
+
+/* Free a request that is not running (lock held). */
+void nbo_request_destroy(struct nbo_request *r);
+
+/* The cache of compiled small calls (call_cache.c; lock held but for
+ * nbo_cache_key).  key: 1 and *key filled if the call may be kept.  take:
+ * the kept request of that call, inactive and given the next tag, or
+ * NULL.  keep: keep r (just created for key) if it qualifies.  drop: r
+ * leaves the cache.  clear: free the inactive entries. */
+int  nbo_cache_key(const nbo_coll_call_t *k, const struct nbo_comm *c, nbo_cache_key_t *key);
+struct nbo_request *nbo_cache_take(struct nbo_comm *c, const nbo_cache_key_t *key);
+void nbo_cache_keep(struct nbo_request *r, const nbo_cache_key_t *key);
+void nbo_cache_drop(struct nbo_request *r);
+void nbo_cache_clear(struct nbo_comm *c);
 
 /* Arm and post the first window (lock held). */
 int nbo_request_begin(struct nbo_request *r);

@@ -21,8 +21,6 @@ int nbo_request_check(nbo_request_t *req)
     return NBO_SUCCESS;
 }
 
-static void request_destroy(struct nbo_request *r);
-
 /* One side of the call as a memory type sees it (memory.h). */
 static nbo_mem_side_t mem_side(const nbo_block_map_t *m, int present)
 {
@@ -112,7 +110,7 @@ int nbo_request_create(struct nbo_comm *c, const nbo_sched_args_t *args, void *s
     }
     if (rc != NBO_SUCCESS) {
         nbo_lock();
-        request_destroy(r);
+        nbo_request_destroy(r);
         nbo_unlock();
         return rc;
     }
@@ -121,9 +119,11 @@ int nbo_request_create(struct nbo_comm *c, const nbo_sched_args_t *args, void *s
 }
 
 /* Lock held, request inactive; also undoes a create that failed midway. */
-static void request_destroy(struct nbo_request *r)
+void nbo_request_destroy(struct nbo_request *r)
 {
     struct nbo_comm *c = r->comm;
+    if (r->cached)
+        nbo_cache_drop(r);
     if (r->attached) {
         if (c->ops->plan_detach)
             c->ops->plan_detach(c->ec, &r->x);
@@ -331,6 +331,18 @@ int nbo_start(nbo_request_t *req)
     return rc;
 }
 
+/* A finished non-persistent request leaves the user (lock held): back to
+ * its communicator's cache if it ran well, else freed. */
+static void release(nbo_request_t *req)
+{
+    struct nbo_request *r = *req;
+    if (r->cached && r->status == NBO_SUCCESS)
+        r->state = REQ_INACTIVE;
+    else
+        nbo_request_destroy(r);
+    *req = NBO_REQUEST_NULL;
+}
+
 /* Hand a finished request back (lock held): status, and free or re-arm. */
 static int collect(nbo_request_t *req)
 {
@@ -340,10 +352,8 @@ static int collect(nbo_request_t *req)
     int status = r->status;
     if (r->persistent)
         r->state = REQ_INACTIVE;
-    else {
-        request_destroy(r);
-        *req = NBO_REQUEST_NULL;
-    }
+    else
+        release(req);
     return status;
 }
 
@@ -394,7 +404,8 @@ int nbo_wait(nbo_request_t *req)
     if (rc != NBO_SUCCESS)
         return rc;
     nbo_lock();
-    nbo_progress_wait((*req)->comm->cfg.progress, request_done, *req);
+    nbo_progress_wait((*req)->comm->cfg.progress, (*req)->comm->cfg.wait_spin_us, request_done,
+                      *req);
     rc = collect(req);
     nbo_unlock();
     return rc;
@@ -429,8 +440,10 @@ int nbo_request_free(nbo_request_t *req)
     nbo_lock();
     if ((*req)->state == REQ_ACTIVE)
         rc = NBO_ERR_ACTIVE;
+    else if (!(*req)->persistent)
+        release(req);
     else {
-        request_destroy(*req);
+        nbo_request_destroy(*req);
         *req = NBO_REQUEST_NULL;
     }
     nbo_unlock();

@@ -54,9 +54,39 @@ int nbo_progress_poll(nbo_progress_mode_t mode)
     return n;
 }
 
-void nbo_progress_wait(nbo_progress_mode_t mode, int (*done)(const void *), const void *arg)
+/* Poll until done, or until spin_us pass without a completion; the lock
+ * is let go between polls for the application's other threads, and after
+ * a while the core too, for ranks that share it.  Returns done. */
+static int wait_spin(int spin_us, int (*done)(const void *), const void *arg)
+{
+    double until = nbo_now() + spin_us * 1e-6;
+    int idle = 0;
+    while (!done(arg)) {
+        if (nbo_progress_poll(NBO_PROGRESS_THREAD) > 0) {
+            until = nbo_now() + spin_us * 1e-6;
+            idle = 0;
+            continue;
+        }
+        if (done(arg) || nbo_now() >= until)
+            break;
+        nbo_unlock();
+        if (++idle > 64)
+            sched_yield();
+        nbo_lock();
+    }
+    return done(arg);
+}
+
+void nbo_progress_wait(nbo_progress_mode_t mode, int spin_us, int (*done)(const void *),
+                       const void *arg)
 {
     if (mode == NBO_PROGRESS_THREAD) {
+        /* A short operation ends within microseconds of its start: a
+         * waiter that polls for it meanwhile, as MPI's own waits do, saves
+         * the sleep and wake-up of a hand-over, which cost more than the
+         * operation.  A longer one is left to the descriptors below. */
+        if (spin_us > 0 && wait_spin(spin_us, done, arg))
+            return;
         /* Help before blocking: when the application computed on every
          * core, the progress thread's wake-up may still wait for a core
          * while its completions sit in the engine.  Polling here ends the

@@ -72,9 +72,11 @@ void nbo_progress_remove(nbo_progress_source_t *s);
 int nbo_progress_poll(nbo_progress_mode_t mode);
 
 /* Block until done(arg) is true, progressing the sources of `mode` (lock
- * held; dropped while sleeping).  Whoever makes done true calls
+ * held; dropped while sleeping).  Thread mode: first poll until spin_us
+ * pass without a completion, then sleep.  Whoever makes done true calls
  * nbo_progress_signal. */
-void nbo_progress_wait(nbo_progress_mode_t mode, int (*done)(const void *arg), const void *arg);
+void nbo_progress_wait(nbo_progress_mode_t mode, int spin_us, int (*done)(const void *arg),
+                       const void *arg);
 
 /* Something a waiter may wait for happened (lock held). */
 void nbo_progress_signal(void);
