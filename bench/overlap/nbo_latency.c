@@ -29,19 +29,23 @@ typedef struct {
     int nsizes;
     int iters;   /* -n: operations per block */
     int blocks;  /* -r: blocks per method */
+    double compute_us; /* -w: busy compute between start and wait */
     const char *csv;
 } lat_options_t;
 
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: nbo_latency [-C COLL[,COLL..]|all] [-S S1,S2,..] [-n N] [-r R] [-o FILE.csv]\n"
+        "usage: nbo_latency [-C COLL[,COLL..]|all] [-S S1,S2,..] [-n N] [-r R] [-w US]\n"
+        "                   [-o FILE.csv]\n"
         "  -C  alltoall, allreduce, allgather, bcast or all (default all); sizes as\n"
         "      nbo_overlap's -S: bytes per peer, the vector's bytes (MPI_DOUBLE, MPI_SUM),\n"
         "      the block per rank, the message from root 0\n"
         "  -S  sizes, K suffix allowed (default 8,64,512,4K,32K,64K)\n"
         "  -n  back-to-back operations per block (default 200)\n"
         "  -r  blocks per method, alternating (default 15; medians over them)\n"
+        "  -w  busy compute of US microseconds between start and wait, as a pipelined\n"
+        "      solver overlaps its dot products (default 0: start + wait)\n"
         "  -o  CSV, one line per collective and size (rank 0)\n");
 }
 
@@ -76,12 +80,13 @@ static int parse(int argc, char **argv, lat_options_t *o, int rank)
     parse_colls("all", o);
     parse_sizes("8,64,512,4K,32K,64K", o);
     int ch, bad = 0;
-    while ((ch = getopt(argc, argv, "C:S:n:r:o:h")) != -1) {
+    while ((ch = getopt(argc, argv, "C:S:n:r:w:o:h")) != -1) {
         switch (ch) {
         case 'C': bad |= parse_colls(optarg, o); break;
         case 'S': bad |= parse_sizes(optarg, o); break;
         case 'n': o->iters = atoi(optarg); bad |= o->iters < 1; break;
         case 'r': o->blocks = atoi(optarg); bad |= o->blocks < 1 || o->blocks > MAX_BLOCKS; break;
+        case 'w': o->compute_us = atof(optarg); bad |= !(o->compute_us >= 0); break;
         case 'o': o->csv = optarg; break;
         case 'h':
             if (rank == 0)
@@ -110,6 +115,7 @@ static double median(double *v, int n)
 typedef struct {
     coll_t coll;
     size_t size;
+    double compute_s;
     buffers_t *b;
     nbo_comm_t comm;
     nbo_request_t persistent;
@@ -122,15 +128,16 @@ static int one_op(case_t *k, int m)
     if (m == M_MPI) {
         MPI_Request r;
         int rc = coll_mpi(k->coll, b->send, b->recv, k->size, MPI_COMM_WORLD, &r);
+        if (rc == MPI_SUCCESS && k->compute_s > 0)
+            busy_for_time(k->compute_s, 0, NULL, NULL);
         return rc != MPI_SUCCESS ? rc : MPI_Wait(&r, MPI_STATUS_IGNORE);
     }
-    if (m == M_NBO_PERSISTENT) {
-        int rc = nbo_start(&k->persistent);
-        return rc != NBO_SUCCESS ? rc : nbo_wait(&k->persistent);
-    }
-    nbo_request_t r;
-    int rc = coll_nbo(k->coll, b->send, b->recv, k->size, k->comm, 0, &r);
-    return rc != NBO_SUCCESS ? rc : nbo_wait(&r);
+    nbo_request_t r, *req = m == M_NBO_PERSISTENT ? &k->persistent : &r;
+    int rc = m == M_NBO_PERSISTENT ? nbo_start(req)
+                                   : coll_nbo(k->coll, b->send, b->recv, k->size, k->comm, 0, req);
+    if (rc == NBO_SUCCESS && k->compute_s > 0)
+        busy_for_time(k->compute_s, 0, NULL, NULL);
+    return rc != NBO_SUCCESS ? rc : nbo_wait(req);
 }
 
 /* One block: n operations back to back; the slowest rank's seconds. */
@@ -182,15 +189,16 @@ int main(int argc, char **argv)
     FILE *csv = NULL;
     if (rank == 0) {
         printf("# nbo_latency: P = %d, libnbo default (engine %s, progress %s), "
-               "%d operations per block, median of %d blocks; us per operation\n",
+               "%d operations per block, median of %d blocks, %g us of compute between start "
+               "and wait; us per operation\n",
                P, nbo_engine_name(info.engine), nbo_progress_name(info.progress), o.iters,
-               o.blocks);
+               o.blocks, o.compute_us);
         printf("%-10s %8s %12s %10s %8s %16s %8s %6s\n", "collective", "size", "MPI_I<coll>",
                "nbo", "x MPI", "nbo_persistent", "x MPI", "check");
         if (o.csv && !(csv = fopen(o.csv, "w")))
             perror(o.csv);
         if (csv)
-            fprintf(csv, "collective,size,P,engine,progress,mpi_us,nbo_us,nbo_persistent_us,"
+            fprintf(csv, "collective,size,P,engine,progress,compute_us,mpi_us,nbo_us,nbo_persistent_us,"
                          "nbo_ratio,persistent_ratio,errors\n");
     }
     int failed = 0;
@@ -203,7 +211,8 @@ int main(int argc, char **argv)
             buffers_t b = {.size = size, .nprocs = P};
             b.send = calloc((size_t)P, size);
             b.recv = calloc((size_t)P, size);
-            case_t k = {.coll = coll, .size = size, .b = &b, .comm = comm};
+            case_t k = {.coll = coll, .size = size, .compute_s = o.compute_us * 1e-6, .b = &b,
+                        .comm = comm};
             int err = !b.send || !b.recv;
             if (!err)
                 err = coll_nbo(coll, b.send, b.recv, size, comm, 1, &k.persistent) != 0;
@@ -234,9 +243,9 @@ int main(int argc, char **argv)
                        med[M_MPI], med[M_NBO], med[M_NBO] / med[M_MPI], med[M_NBO_PERSISTENT],
                        med[M_NBO_PERSISTENT] / med[M_MPI], all_errors ? "FAIL" : "ok");
                 if (csv)
-                    fprintf(csv, "%s,%zu,%d,%s,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%d\n",
+                    fprintf(csv, "%s,%zu,%d,%s,%s,%g,%.3f,%.3f,%.3f,%.3f,%.3f,%d\n",
                             coll_name(coll), size, P, nbo_engine_name(info.engine),
-                            nbo_progress_name(info.progress), med[M_MPI], med[M_NBO],
+                            nbo_progress_name(info.progress), o.compute_us, med[M_MPI], med[M_NBO],
                             med[M_NBO_PERSISTENT], med[M_NBO] / med[M_MPI],
                             med[M_NBO_PERSISTENT] / med[M_MPI], all_errors);
                 fflush(stdout);
