@@ -129,12 +129,16 @@ static int time_solvers(pcg_t *c, const options_t *o, pcg_report_t *r, double *s
     return err;
 }
 
-/* The parts of an iteration alone: one reduction (MPI's, libnbo's) and
- * one matrix-vector product with its halo exchange. */
-enum { A_ALLREDUCE_MPI, A_ALLREDUCE_NBO, A_SPMV, A_N };
+/* The parts of an iteration alone: one reduction (MPI's non-blocking
+ * one, as pipecg_mpi; libnbo's; MPI's blocking one, as cg, one double)
+ * and one matrix-vector product with its halo exchange. */
+enum { A_ALLREDUCE_MPI, A_ALLREDUCE_NBO, A_ALLREDUCE_BLOCKING, A_SPMV, A_N };
 
 static int alone_op(pcg_t *c, int a)
 {
+    if (a == A_ALLREDUCE_BLOCKING)
+        return MPI_Allreduce(c->red_send, c->red_recv, 1, MPI_DOUBLE, MPI_SUM,
+                             MPI_COMM_WORLD) != MPI_SUCCESS;
     if (a == A_ALLREDUCE_MPI) {
         MPI_Request req;
         return MPI_Iallreduce(c->red_send, c->red_recv, PCG_NDOT, MPI_DOUBLE, MPI_SUM,
@@ -169,6 +173,7 @@ static int time_alone(pcg_t *c, const options_t *o, pcg_report_t *r)
         }
     r->allreduce_mpi_us = median(us[A_ALLREDUCE_MPI], o->reps);
     r->allreduce_nbo_us = median(us[A_ALLREDUCE_NBO], o->reps);
+    r->allreduce_blocking_us = median(us[A_ALLREDUCE_BLOCKING], o->reps);
     r->spmv_us = median(us[A_SPMV], o->reps);
     return err;
 }

@@ -111,7 +111,9 @@ typedef struct {
     double *hist[S_N];                      /* the warm-up solve's ||r_i|| */
     double rep_dev[S_N];                    /* largest relative deviation of a rep's history */
     int failed_calls;                       /* an MPI or libnbo call failed somewhere */
-    double allreduce_mpi_us, allreduce_nbo_us, spmv_us; /* each alone, medians */
+    /* Each alone, medians: MPI_Iallreduce + MPI_Wait and nbo_start +
+     * nbo_wait of PCG_NDOT doubles, MPI_Allreduce of one, A w. */
+    double allreduce_mpi_us, allreduce_nbo_us, allreduce_blocking_us, spmv_us;
 } pcg_report_t;
 
 /* The correctness checks: prints each (out NULL: silent) and returns the
