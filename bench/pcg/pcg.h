@@ -48,7 +48,7 @@ typedef void (*plane_poll_fn)(void *arg);
 /* q = A v, v's halo exchanged with both neighbours: the exchange is
  * started, the planes that do not need it are computed, then it is waited
  * for and the two boundary planes follow.  poll (may be NULL) runs after
- * each plane.  Returns an MPI error code. */
+ * each plane.  Returns MPI_SUCCESS, or non-zero if an MPI call failed. */
 int spmv(const grid_t *g, double *v, double *q, plane_poll_fn poll, void *arg);
 
 /* Local (this rank's) dot product over the interior. */
