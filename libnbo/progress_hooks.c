@@ -48,8 +48,18 @@ static int comm_busy(void *arg, double *deadline)
     return !LIST_EMPTY(&c->active);
 }
 
-static const nbo_progress_hooks_t hooks_armed = {comm_poll, comm_arm, comm_busy};
-static const nbo_progress_hooks_t hooks_plain = {comm_poll, NULL, comm_busy};
+/* Does a running request need the thread's help (request.c decides)? */
+static int comm_background(void *arg)
+{
+    struct nbo_comm *c = arg;
+    for (struct nbo_request *r = LIST_FIRST(&c->active); r; r = LIST_NEXT(r, active_link))
+        if (r->background)
+            return 1;
+    return 0;
+}
+
+static const nbo_progress_hooks_t hooks_armed = {comm_poll, comm_arm, comm_busy, comm_background};
+static const nbo_progress_hooks_t hooks_plain = {comm_poll, NULL, comm_busy, comm_background};
 
 void nbo_comm_source_init(struct nbo_comm *c)
 {

@@ -21,6 +21,29 @@ int nbo_request_check(nbo_request_t *req)
     return NBO_SUCCESS;
 }
 
+/* The largest message a request may leave to its waiter: one that every
+ * engine sends whole at once (eager), so it moves without more polling. */
+#define FOREGROUND_MAX 4096
+
+/* Does a run of this task list need the progress thread?  Not when it is
+ * one window of small messages: everything is posted at the start, and
+ * what is left after the messages land (a reduction, a copy) is done by
+ * whoever waits or tests, as MPI does.  Waking the thread for each of its
+ * messages would cost more than the exchange, and the peer a signal. */
+static int needs_background(const nbo_sched_t *s)
+{
+    int after_wait = 0;
+    for (int i = 0; i < s->ntasks; i++) {
+        const nbo_task_t *t = &s->tasks[i];
+        if (t->kind == NBO_TASK_WAIT)
+            after_wait = 1;
+        else if ((t->kind == NBO_TASK_SEND || t->kind == NBO_TASK_RECV) &&
+                 (after_wait || t->len > FOREGROUND_MAX))
+            return 1;
+    }
+    return 0;
+}
+
 /* One side of the call as a memory type sees it (memory.h). */
 static nbo_mem_side_t mem_side(const nbo_block_map_t *m, int present)
 {
@@ -82,6 +105,7 @@ int nbo_request_create(struct nbo_comm *c, const nbo_sched_args_t *args, void *s
             rc = NBO_ERR_NOMEM;
     }
     if (rc == NBO_SUCCESS) {
+        r->background = needs_background(&r->sched) || m != &nbo_mem_host;
         r->x.tasks = r->sched.tasks;
         r->x.ntasks = r->sched.ntasks;
         r->x.buf[NBO_BUF_SEND] = buf[NBO_MEM_SEND];
@@ -168,7 +192,7 @@ int nbo_request_begin(struct nbo_request *r)
         return NBO_SUCCESS; /* reported by test/wait, as any failure */
     }
     nbo_request_advance(r);
-    nbo_progress_started(&c->source);
+    nbo_progress_started(&c->source, r->background);
     return NBO_SUCCESS;
 }
 

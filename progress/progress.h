@@ -42,6 +42,12 @@ typedef struct nbo_progress_hooks {
     /* 1 if work is running.  *deadline: the time (nbo_now) by which it
      * must be polled again, for its timeout; left alone if none. */
     int (*busy)(void *arg, double *deadline);
+    /* 1 if running work needs the thread to react to its events: more
+     * messages to post after a completion, or messages that move only
+     * while someone polls.  0: whoever waits for the work can finish it
+     * alone, and the thread leaves the descriptor alone (no wake-up, and
+     * the peer no signal, per message).  NULL: always 1. */
+    int (*background)(void *arg);
 } nbo_progress_hooks_t;
 
 typedef struct nbo_progress_source {
@@ -83,7 +89,8 @@ void nbo_progress_signal(void);
 
 /* Work started on s (lock held): the thread sleeps on descriptors, which
  * fire on their own; a polled source, or one whose descriptor is out of
- * the set (quiet), needs the thread woken. */
-void nbo_progress_started(nbo_progress_source_t *s);
+ * the set (quiet), needs the thread woken, unless the work needs no
+ * background progress (background 0: the hooks' background would say so). */
+void nbo_progress_started(nbo_progress_source_t *s, int background);
 
 #endif

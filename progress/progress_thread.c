@@ -158,13 +158,23 @@ static void wake(void)
     wake_driver();
 }
 
-/* Arm every thread-mode source, idle ones too: work may start on one
- * while we sleep, and only an armed descriptor fires for its completions.
- * Returns 1 if a source has events pending (poll again, do not sleep);
- * *deadline: the earliest time a busy source must be polled again
- * (infinite when none is busy, -infinite when one is busy without one). */
-static int arm_all(double *deadline, int *any_busy)
+/* Does the thread (w NULL) want s's events?  Only for work that needs
+ * it: a small collective's last completions are taken by its waiter, and
+ * an idle source's early messages by the next call.  A driving waiter
+ * wants every source's: its own request is among them. */
+static int wanted(nbo_progress_source_t *s, const void *w)
 {
+    return w || !s->hooks->background || s->hooks->background(s->arg);
+}
+
+/* Arm the thread-mode sources whose events are wanted, and watch their
+ * descriptors (several sources may share one: it is watched if any of
+ * them wants it).  Returns 1 if a source has events pending (poll again,
+ * do not sleep); *deadline: the earliest time a busy source must be
+ * polled again (infinite when none is busy). */
+static int arm_all(const void *w, double *deadline, int *any_busy)
+{
+    int want[MAX_FDS] = {0};
     *any_busy = 0;
     *deadline = 1e300;
     for (nbo_progress_source_t *s = nbo_progress_sources(); s; s = s->next) {
@@ -172,12 +182,17 @@ static int arm_all(double *deadline, int *any_busy)
             continue;
         if (s->hooks->busy(s->arg, deadline))
             *any_busy = 1;
-        int rc = s->hooks->arm ? s->hooks->arm(s->arg) : NBO_PROGRESS_ARMED;
+        if (!s->hooks->arm)
+            continue;
+        int rc = wanted(s, w) ? s->hooks->arm(s->arg) : NBO_PROGRESS_QUIET;
         if (rc == NBO_PROGRESS_PENDING)
             return 1;
-        if (s->hooks->arm)
-            fd_watch(s->fd, rc != NBO_PROGRESS_QUIET);
+        int i = fd_slot(s->fd);
+        if (i >= 0 && rc != NBO_PROGRESS_QUIET)
+            want[i] = 1;
     }
+    for (int i = 0; i < T.nfds; i++)
+        fd_watch(T.fds[i], want[i]);
     return 0;
 }
 
@@ -243,7 +258,7 @@ static void rest(const waiter_t *w)
         spin(us, w);
     if (waiter_done(w))
         return;
-    if (arm_all(&deadline, &busy)) {
+    if (arm_all(w, &deadline, &busy)) {
         /* Events pending: poll again, but let other threads take the lock
          * in between, or a stream of early messages could keep them out
          * for good. */
@@ -427,12 +442,12 @@ void nbo_progress_thread_stop(nbo_progress_source_t *s)
 
 /* Work started: the thread must poll or re-arm for it unless its
  * descriptor is being watched. */
-void nbo_progress_started(nbo_progress_source_t *s)
+void nbo_progress_started(nbo_progress_source_t *s, int background)
 {
     if (s->mode != NBO_PROGRESS_THREAD)
         return;
     int i = s->fd < 0 ? -1 : fd_slot(s->fd);
-    if (s->fd < 0 || (i >= 0 && T.fd_quiet[i]))
+    if (s->fd < 0 || (background && i >= 0 && T.fd_quiet[i]))
         wake();
 }
 
