@@ -173,7 +173,7 @@ typedef enum {
  *                                             driving it from nbo_wait) polls
  *                                             this long after the last
  *                                             completion before it sleeps
- *   wait_spin_us   NBO_WAIT_SPIN_US  50       thread mode: nbo_wait polls
+ *   foreground_us   NBO_FOREGROUND_US  50       thread mode: nbo_wait polls
  *                                             this long without a completion
  *                                             before it sleeps (0: sleeps at
  *                                             once)
@@ -212,7 +212,7 @@ typedef struct nbo_config {
     int                 timeout_ms;
     int                 progress_cpu;   /* >= 0, -1, or NBO_PROGRESS_CPU_LAST */
     int                 spin_us;
-    int                 wait_spin_us;
+    int                 foreground_us;
     nbo_progress_sched_t progress_sched;
     int                 check;
     size_t              cuda_chunk;

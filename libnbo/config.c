@@ -27,7 +27,7 @@ void nbo_config_init(nbo_config_t *c)
     c->spin_us = 0;
     /* A waiter polls as MPI's waits do, long enough for a small
      * collective's round trips on one node (docs/configuration.md). */
-    c->wait_spin_us = 50;
+    c->foreground_us = 50;
     /* Batch where the thread sleeps on descriptors: wake-ups that preempt
      * the computing application cost it a context switch or two per start
      * call; a polling thread needs its timer wake-ups on time
@@ -61,7 +61,7 @@ static const char *const codec_names[] = {"none", "fp32", "zfp"};
 /* Every NBO_* variable of nbo_config_t: a keyword out of names[] (case
  * does not matter) or a decimal integer in [lo, hi]. */
 enum { V_ENGINE, V_PROGRESS, V_ALGORITHM, V_SCHED, V_WINDOW, V_BRUCK_MAX, V_TIMEOUT,
-       V_PROGRESS_CPU, V_SPIN_US, V_WAIT_SPIN_US, V_CHECK, V_CUDA_CHUNK, V_ALLREDUCE_SMALL, V_ALLGATHER_SMALL,
+       V_PROGRESS_CPU, V_SPIN_US, V_FOREGROUND_US, V_CHECK, V_CUDA_CHUNK, V_ALLREDUCE_SMALL, V_ALLGATHER_SMALL,
        V_BCAST_SMALL, V_CODEC, V_CODEC_RATE, V_COUNT };
 static const struct var {
     const char        *name;
@@ -80,7 +80,7 @@ static const struct var {
     [V_TIMEOUT] = {"NBO_TIMEOUT", NULL, 0, 0, INT_MAX},
     [V_PROGRESS_CPU] = {"NBO_PROGRESS_CPU", NULL, 0, -1, 1 << 16, "last", NBO_PROGRESS_CPU_LAST},
     [V_SPIN_US] = {"NBO_SPIN_US", NULL, 0, 0, 1000000},
-    [V_WAIT_SPIN_US] = {"NBO_WAIT_SPIN_US", NULL, 0, 0, 1000000},
+    [V_FOREGROUND_US] = {"NBO_FOREGROUND_US", NULL, 0, 0, 1000000},
     [V_CHECK] = {"NBO_CHECK", NULL, 0, 0, 1},
     [V_CUDA_CHUNK] = {"NBO_CUDA_CHUNK", NULL, 0, 4096, 1L << 30},
     [V_ALLREDUCE_SMALL] = {"NBO_ALLREDUCE_SMALL", NULL, 0, 0, LONG_MAX},
@@ -122,7 +122,7 @@ static void store(nbo_config_t *c, int v, long x)
     case V_TIMEOUT:      c->timeout_ms = (int)x; break;
     case V_PROGRESS_CPU: c->progress_cpu = (int)x; break;
     case V_SPIN_US:      c->spin_us = (int)x; break;
-    case V_WAIT_SPIN_US: c->wait_spin_us = (int)x; break;
+    case V_FOREGROUND_US: c->foreground_us = (int)x; break;
     case V_CHECK:        c->check = (int)x; break;
     case V_CUDA_CHUNK:   c->cuda_chunk = (size_t)x; break;
     case V_ALLREDUCE_SMALL: c->allreduce_small = (size_t)x; break;
@@ -147,7 +147,7 @@ static long load(const nbo_config_t *c, int v)
     case V_TIMEOUT:      return c->timeout_ms;
     case V_PROGRESS_CPU: return c->progress_cpu;
     case V_SPIN_US:      return c->spin_us;
-    case V_WAIT_SPIN_US: return c->wait_spin_us;
+    case V_FOREGROUND_US: return c->foreground_us;
     case V_CHECK:        return c->check;
     case V_CUDA_CHUNK:   return clamp_size(c->cuda_chunk);
     case V_ALLREDUCE_SMALL: return clamp_size(c->allreduce_small);

@@ -48,13 +48,23 @@ static int comm_busy(void *arg, double *deadline)
     return !LIST_EMPTY(&c->active);
 }
 
-/* Does a running request need the thread's help (request.c decides)? */
-static int comm_background(void *arg)
+/* Does a running request need the thread's help now?  One that needs
+ * background progress at all (request.c decides) once it has run for
+ * foreground_us: until then its caller, who often waits at once, is
+ * left to finish it, without a wake-up of the thread or a signal from
+ * the peers for each message. */
+static int comm_background(void *arg, double now, double *due)
 {
     struct nbo_comm *c = arg;
-    for (struct nbo_request *r = LIST_FIRST(&c->active); r; r = LIST_NEXT(r, active_link))
-        if (r->background)
+    for (struct nbo_request *r = LIST_FIRST(&c->active); r; r = LIST_NEXT(r, active_link)) {
+        if (!r->background)
+            continue;
+        double at = r->started + c->cfg.foreground_us * 1e-6;
+        if (at <= now)
             return 1;
+        if (at < *due)
+            *due = at;
+    }
     return 0;
 }
 

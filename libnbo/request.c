@@ -182,7 +182,7 @@ int nbo_request_begin(struct nbo_request *r)
     r->status = NBO_SUCCESS;
     r->codec_status = NBO_SUCCESS;
     r->state = REQ_ACTIVE;
-    r->last_activity = nbo_now();
+    r->started = r->last_activity = nbo_now();
     LIST_INSERT_HEAD(&c->active, r, active_link);
     int rc = r->mem->ops->begin(r->mem); /* device memory: start copying send data off the GPU */
     if (rc == NBO_SUCCESS)
@@ -192,7 +192,8 @@ int nbo_request_begin(struct nbo_request *r)
         return NBO_SUCCESS; /* reported by test/wait, as any failure */
     }
     nbo_request_advance(r);
-    nbo_progress_started(&c->source, r->background);
+    nbo_progress_started(&c->source,
+                         r->background ? r->started + c->cfg.foreground_us * 1e-6 : -1.0);
     return NBO_SUCCESS;
 }
 
@@ -428,7 +429,7 @@ int nbo_wait(nbo_request_t *req)
     if (rc != NBO_SUCCESS)
         return rc;
     nbo_lock();
-    nbo_progress_wait((*req)->comm->cfg.progress, (*req)->comm->cfg.wait_spin_us, request_done,
+    nbo_progress_wait((*req)->comm->cfg.progress, (*req)->comm->cfg.foreground_us, request_done,
                       *req);
     rc = collect(req);
     nbo_unlock();

@@ -42,12 +42,15 @@ typedef struct nbo_progress_hooks {
     /* 1 if work is running.  *deadline: the time (nbo_now) by which it
      * must be polled again, for its timeout; left alone if none. */
     int (*busy)(void *arg, double *deadline);
-    /* 1 if running work needs the thread to react to its events: more
-     * messages to post after a completion, or messages that move only
-     * while someone polls.  0: whoever waits for the work can finish it
-     * alone, and the thread leaves the descriptor alone (no wake-up, and
-     * the peer no signal, per message).  NULL: always 1. */
-    int (*background)(void *arg);
+    /* 1 if running work needs the thread to react to its events now:
+     * more messages to post after a completion, or messages that move
+     * only while someone polls, in work that has run long enough that its
+     * caller is not about to finish it.  0: whoever waits for the work can
+     * finish it alone, and the thread leaves the descriptor alone (no
+     * wake-up, and the peer no signal, per message); *due: lowered to the
+     * time when work running now will need the thread, if it is still
+     * running then.  NULL: always 1. */
+    int (*background)(void *arg, double now, double *due);
 } nbo_progress_hooks_t;
 
 typedef struct nbo_progress_source {
@@ -87,10 +90,11 @@ void nbo_progress_wait(nbo_progress_mode_t mode, int spin_us, int (*done)(const 
 /* Something a waiter may wait for happened (lock held). */
 void nbo_progress_signal(void);
 
-/* Work started on s (lock held): the thread sleeps on descriptors, which
- * fire on their own; a polled source, or one whose descriptor is out of
- * the set (quiet), needs the thread woken, unless the work needs no
- * background progress (background 0: the hooks' background would say so). */
-void nbo_progress_started(nbo_progress_source_t *s, int background);
+/* Work started on s (lock held).  due: the time (nbo_now) from which it
+ * needs the thread if it is still running (the hooks' background says 1
+ * from then), or < 0 if it never does.  The thread sleeps on descriptors,
+ * which fire on their own; a polled source needs it woken, and one whose
+ * descriptor is out of the set (quiet) needs it back at due. */
+void nbo_progress_started(nbo_progress_source_t *s, double due);
 
 #endif

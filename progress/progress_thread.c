@@ -35,6 +35,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -51,6 +52,8 @@ static struct {
     int       stop;
     int       users;          /* thread-mode communicators */
     int       epfd, wakefd;
+    int       timerfd;        /* in the thread's set: work that turns due */
+    double    timer_at;       /* when it fires (nbo_now), or 1e300: disarmed */
     int       fds[MAX_FDS], fd_refs[MAX_FDS], nfds;
     int       fd_quiet[MAX_FDS];  /* out of the epoll set: its engine wants no events */
     int       fdless;         /* thread-mode sources without a descriptor */
@@ -61,8 +64,8 @@ static struct {
     int       driving;        /* a waiter drives; the thread stands aside */
     int       driver_asleep;  /* ... and sleeps in epoll_wait */
     pthread_cond_t driver_left;
-} T = {.epfd = -1, .wakefd = -1, .drive_epfd = -1, .drive_wakefd = -1,
-       .driver_left = PTHREAD_COND_INITIALIZER};
+} T = {.epfd = -1, .wakefd = -1, .timerfd = -1, .timer_at = 1e300, .drive_epfd = -1,
+       .drive_wakefd = -1, .driver_left = PTHREAD_COND_INITIALIZER};
 
 /* The slot of a descriptor in T.fds, or -1. */
 static int fd_slot(int fd)
@@ -158,13 +161,28 @@ static void wake(void)
     wake_driver();
 }
 
-/* Does the thread (w NULL) want s's events?  Only for work that needs
- * it: a small collective's last completions are taken by its waiter, and
- * an idle source's early messages by the next call.  A driving waiter
- * wants every source's: its own request is among them. */
-static int wanted(nbo_progress_source_t *s, const void *w)
+/* Wake the thread at `at` (nbo_now's clock, CLOCK_MONOTONIC) unless it
+ * wakes before: one system call, and no wake-up now. */
+static void timer_set(double at)
 {
-    return w || !s->hooks->background || s->hooks->background(s->arg);
+    if (T.timerfd < 0 || at >= T.timer_at)
+        return;
+    struct itimerspec ts = {.it_value = {.tv_sec = (time_t)at,
+                                         .tv_nsec = (long)((at - (double)(time_t)at) * 1e9)}};
+    if (ts.it_value.tv_sec == 0 && ts.it_value.tv_nsec == 0)
+        ts.it_value.tv_nsec = 1; /* zero would disarm it */
+    if (timerfd_settime(T.timerfd, TFD_TIMER_ABSTIME, &ts, NULL) == 0)
+        T.timer_at = at;
+}
+
+/* Does the thread (w NULL) want s's events?  Only for work that needs
+ * it: a small collective's completions are taken by its waiter, young
+ * work is left to its caller until *due, and an idle source's early
+ * messages wait for the next call.  A driving waiter wants every source's:
+ * its own request is among them. */
+static int wanted(nbo_progress_source_t *s, const void *w, double now, double *due)
+{
+    return w || !s->hooks->background || s->hooks->background(s->arg, now, due);
 }
 
 /* Arm the thread-mode sources whose events are wanted, and watch their
@@ -175,6 +193,7 @@ static int wanted(nbo_progress_source_t *s, const void *w)
 static int arm_all(const void *w, double *deadline, int *any_busy)
 {
     int want[MAX_FDS] = {0};
+    double now = nbo_now(), due = 1e300;
     *any_busy = 0;
     *deadline = 1e300;
     for (nbo_progress_source_t *s = nbo_progress_sources(); s; s = s->next) {
@@ -184,7 +203,7 @@ static int arm_all(const void *w, double *deadline, int *any_busy)
             *any_busy = 1;
         if (!s->hooks->arm)
             continue;
-        int rc = wanted(s, w) ? s->hooks->arm(s->arg) : NBO_PROGRESS_QUIET;
+        int rc = wanted(s, w, now, &due) ? s->hooks->arm(s->arg) : NBO_PROGRESS_QUIET;
         if (rc == NBO_PROGRESS_PENDING)
             return 1;
         int i = fd_slot(s->fd);
@@ -193,6 +212,8 @@ static int arm_all(const void *w, double *deadline, int *any_busy)
     }
     for (int i = 0; i < T.nfds; i++)
         fd_watch(T.fds[i], want[i]);
+    if (!w)
+        timer_set(due);
     return 0;
 }
 
@@ -238,13 +259,17 @@ static int max_spin_us(void)
  * set's own eventfd if that is what woke us. */
 static void sleep_on(int epfd, int wakefd, int ms)
 {
-    struct epoll_event ev[MAX_FDS + 1];
+    struct epoll_event ev[MAX_FDS + 2];
     nbo_unlock();
-    int n = epoll_wait(epfd, ev, MAX_FDS + 1, ms);
+    int n = epoll_wait(epfd, ev, MAX_FDS + 2, ms);
+    nbo_lock();
     for (int i = 0; i < n; i++)
         if (ev[i].data.fd == wakefd)
             drain(wakefd);
-    nbo_lock();
+        else if (ev[i].data.fd == T.timerfd) {
+            drain(T.timerfd);
+            T.timer_at = 1e300;
+        }
 }
 
 /* Nothing advances: spin if a source asks, then arm the sources and sleep
@@ -375,10 +400,19 @@ static int open_set(int *epfd, int *wakefd)
     return 0;
 }
 
+/* The thread's timer, in its set (not the driving waiter's). */
+static int open_timer(void)
+{
+    T.timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    T.timer_at = 1e300;
+    struct epoll_event ev = {.events = EPOLLIN, .data.fd = T.timerfd};
+    return T.timerfd < 0 || epoll_ctl(T.epfd, EPOLL_CTL_ADD, T.timerfd, &ev) != 0 ? -1 : 0;
+}
+
 static void close_sets(void)
 {
-    int *fds[] = {&T.epfd, &T.wakefd, &T.drive_epfd, &T.drive_wakefd};
-    for (int i = 0; i < 4; i++) {
+    int *fds[] = {&T.epfd, &T.wakefd, &T.timerfd, &T.drive_epfd, &T.drive_wakefd};
+    for (int i = 0; i < 5; i++) {
         if (*fds[i] >= 0)
             close(*fds[i]);
         *fds[i] = -1;
@@ -388,7 +422,8 @@ static void close_sets(void)
 int nbo_progress_thread_start(nbo_progress_source_t *s)
 {
     if (!T.running) {
-        if (open_set(&T.epfd, &T.wakefd) != 0 || open_set(&T.drive_epfd, &T.drive_wakefd) != 0)
+        if (open_set(&T.epfd, &T.wakefd) != 0 || open_timer() != 0 ||
+            open_set(&T.drive_epfd, &T.drive_wakefd) != 0)
             goto fail;
         T.stop = 0;
         if (pthread_create(&T.thread, NULL, thread_main, NULL) != 0)
@@ -442,12 +477,18 @@ void nbo_progress_thread_stop(nbo_progress_source_t *s)
 
 /* Work started: the thread must poll or re-arm for it unless its
  * descriptor is being watched. */
-void nbo_progress_started(nbo_progress_source_t *s, int background)
+void nbo_progress_started(nbo_progress_source_t *s, double due)
 {
     if (s->mode != NBO_PROGRESS_THREAD)
         return;
     int i = s->fd < 0 ? -1 : fd_slot(s->fd);
-    if (s->fd < 0 || (background && i >= 0 && T.fd_quiet[i]))
+    if (s->fd < 0)
         wake();
+    else if (due >= 0 && i >= 0 && T.fd_quiet[i]) {
+        if (due <= nbo_now())
+            wake();
+        else
+            timer_set(due); /* its caller may well finish it first */
+    }
 }
 

@@ -56,7 +56,7 @@ enum { EXIT_CONFIG = 1, EXIT_USAGE = 2, EXIT_CREATE = 3 };
 /* The variables of nbo_config_t (nbo.h), in the order they are printed. */
 static const char *const config_vars[] = {
     "NBO_ENGINE", "NBO_PROGRESS", "NBO_PROGRESS_SCHED", "NBO_ALGORITHM", "NBO_WINDOW",
-    "NBO_BRUCK_MAX", "NBO_TIMEOUT", "NBO_PROGRESS_CPU", "NBO_SPIN_US", "NBO_WAIT_SPIN_US",
+    "NBO_BRUCK_MAX", "NBO_TIMEOUT", "NBO_PROGRESS_CPU", "NBO_SPIN_US", "NBO_FOREGROUND_US",
     "NBO_CHECK", "NBO_CUDA_CHUNK", "NBO_ALLREDUCE_SMALL", "NBO_ALLGATHER_SMALL", "NBO_BCAST_SMALL",
     "NBO_CODEC", "NBO_CODEC_RATE"};
 #define N_CONFIG_VARS (sizeof(config_vars) / sizeof(config_vars[0]))
@@ -348,7 +348,7 @@ static int print_config(const nbo_config_t *env, int ucx_bad)
     NUM("NBO_TIMEOUT", timeout_ms, "%d", "ms without progress before a request fails (0: never)");
     NUM("NBO_PROGRESS_CPU", progress_cpu, "%d", "core the progress thread is pinned to (-1: none)");
     NUM("NBO_SPIN_US", spin_us, "%d", "us the progress thread polls before it sleeps");
-    NUM("NBO_WAIT_SPIN_US", wait_spin_us, "%d",
+    NUM("NBO_FOREGROUND_US", foreground_us, "%d",
         "thread mode: us nbo_wait polls without a completion before it sleeps");
     NUM("NBO_CHECK", check, "%d", "1: compare call signatures across ranks");
     NUM("NBO_CUDA_CHUNK", cuda_chunk, "%zu", "bytes per pipeline stage when GPU buffers are staged");

@@ -112,7 +112,7 @@ static void invalid_args(void **state)
 static const char *const nbo_vars[] = {"NBO_ENGINE", "NBO_PROGRESS", "NBO_ALGORITHM",
                                        "NBO_WINDOW", "NBO_BRUCK_MAX", "NBO_TIMEOUT",
                                        "NBO_PROGRESS_CPU", "NBO_SPIN_US", "NBO_PROGRESS_SCHED",
-                                       "NBO_CHECK", "NBO_WAIT_SPIN_US"};
+                                       "NBO_CHECK", "NBO_FOREGROUND_US"};
 
 static int clear_env(void **state)
 {
@@ -154,7 +154,7 @@ static void env_parses(void **state)
     setenv("NBO_TIMEOUT", "0", 1);
     setenv("NBO_PROGRESS_CPU", "1", 1);
     setenv("NBO_SPIN_US", "50", 1);
-    setenv("NBO_WAIT_SPIN_US", "0", 1);
+    setenv("NBO_FOREGROUND_US", "0", 1);
     setenv("NBO_PROGRESS_SCHED", "Normal", 1);
     setenv("NBO_CHECK", "1", 1);
     assert_int_equal(nbo_config_from_env(&c), NBO_SUCCESS);
@@ -166,7 +166,7 @@ static void env_parses(void **state)
     assert_int_equal(c.timeout_ms, 0);
     assert_int_equal(c.progress_cpu, 1);
     assert_int_equal(c.spin_us, 50);
-    assert_int_equal(c.wait_spin_us, 0);
+    assert_int_equal(c.foreground_us, 0);
     assert_int_equal(c.progress_sched, NBO_PROGRESS_SCHED_NORMAL);
     assert_int_equal(c.check, 1);
     setenv("NBO_ENGINE", "ucx", 1);
@@ -195,7 +195,7 @@ static void env_rejects(void **state)
         {"NBO_WINDOW", "8x"},       {"NBO_WINDOW", "abc"},      {"NBO_WINDOW", "99999999999999999999"},
         {"NBO_BRUCK_MAX", "-5"},    {"NBO_BRUCK_MAX", "1k"},    {"NBO_TIMEOUT", "-1"},
         {"NBO_PROGRESS_CPU", "-2"}, {"NBO_SPIN_US", "-1"},      {"NBO_CHECK", "2"},
-        {"NBO_WAIT_SPIN_US", "-1"}, {"NBO_WAIT_SPIN_US", "1000001"},
+        {"NBO_FOREGROUND_US", "-1"}, {"NBO_FOREGROUND_US", "1000001"},
         {"NBO_CHECK", "yes"},       {"NBO_PROGRESS_SCHED", "fifo"}, {"NBO_PROGRESS_SCHED", "idle"},
     };
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -252,7 +252,7 @@ static void config_set(void **state)
                                        "NBO_PROGRESS_CPU", "NBO_SPIN_US", "NBO_PROGRESS_SCHED",
                                        "NBO_CHECK", "NBO_CUDA_CHUNK", "NBO_ALLREDUCE_SMALL",
                                        "NBO_ALLGATHER_SMALL", "NBO_BCAST_SMALL",
-                                       "NBO_WAIT_SPIN_US"};
+                                       "NBO_FOREGROUND_US"};
     for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
         if (nbo_config_set(&d, vars[i], "not a value") != NBO_ERR_CONFIG)
             fail_msg("nbo_config_set does not know %s", vars[i]);
