@@ -56,12 +56,13 @@ static const struct {
     (PM_ALLTOALL | PM_ALLREDUCE | PM_REDUCE_SCATTER_BLOCK | PM_ALLGATHER | PM_ALLGATHERV | \
      PM_BCAST)
 
-/* NBO_PMPI_MIN_SIZE's defaults, in its own syntax (on one line: nbo_info
- * and docs/pmpi.md show the same string, check_nbo_info.sh compares them):
- * below these MPI serves a call.  libnbo's value is background
- * progress of large exchanges; a small call costs it several times MPI's
- * latency, and at 64 KiB MPI's eager protocol already hides as much.  From
- * the figures in docs/pmpi.md ("Choosing the sizes"). */
+/* NBO_PMPI_MIN_SIZE's defaults: below these MPI serves a call.  libnbo's
+ * value is background progress of large exchanges; a small call costs it
+ * several times MPI's latency, and at 64 KiB MPI's eager protocol still
+ * hides as much (allgather more: 128 KiB for allgather(v)).  From the
+ * figures in docs/pmpi.md, "Choosing the sizes".  In the variable's own
+ * syntax and on one line: nbo_info and docs/pmpi.md show the same string
+ * (check_nbo_info.sh). */
 #define PM_MIN_SIZE_DEFAULT \
     "alltoall=64K,allreduce=64K,reduce_scatter_block=64K,allgather=128K,allgatherv=128K,bcast=64K"
 
