@@ -1,6 +1,8 @@
 /*
  * pm_allgather.c - MPI_Iallgather, MPI_Iallgatherv and their persistent
- * forms (pm_coll.c has the rules every entry point shares).
+ * forms (pm_coll.c has the rules every entry point shares).  The size
+ * rule's block: recvcount x recvtype's size; allgatherv's, the largest of
+ * its recvcounts, which every rank gives alike.
  */
 #include "pmpi.h"
 
@@ -8,7 +10,7 @@ PM_EXPORT int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype se
                              void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                              MPI_Request *request)
 {
-    pm_comm_t *pc = pm_comm_for(comm, PM_ALLGATHER);
+    pm_comm_t *pc = pm_comm_for(comm, PM_ALLGATHER, recvcount, recvtype, "MPI_Iallgather");
     nbo_request_t req = NBO_REQUEST_NULL;
     int rc = pc ? nbo_iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                  pc->nc, &req)
@@ -23,7 +25,7 @@ PM_EXPORT int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype s
                               void *recvbuf, const int recvcounts[], const int displs[],
                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    pm_comm_t *pc = pm_comm_for(comm, PM_ALLGATHERV);
+    pm_comm_t *pc = pm_comm_for_v(comm, PM_ALLGATHERV, recvcounts, recvtype, "MPI_Iallgatherv");
     nbo_request_t req = NBO_REQUEST_NULL;
     int rc = pc ? nbo_iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                   recvtype, pc->nc, &req)
@@ -39,7 +41,7 @@ PM_EXPORT int PM_INIT(Allgather)(const void *sendbuf, int sendcount, MPI_Datatyp
                                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
                                  MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    pm_comm_t *pc = pm_comm_for(comm, PM_ALLGATHER);
+    pm_comm_t *pc = pm_comm_for(comm, PM_ALLGATHER, recvcount, recvtype, "MPI_Allgather_init");
     nbo_request_t req = NBO_REQUEST_NULL;
     int rc = pc ? nbo_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                      recvtype, pc->nc, &req)
@@ -55,7 +57,8 @@ PM_EXPORT int PM_INIT(Allgatherv)(const void *sendbuf, int sendcount, MPI_Dataty
                                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                   MPI_Request *request)
 {
-    pm_comm_t *pc = pm_comm_for(comm, PM_ALLGATHERV);
+    pm_comm_t *pc = pm_comm_for_v(comm, PM_ALLGATHERV, recvcounts, recvtype,
+                                  "MPI_Allgatherv_init");
     nbo_request_t req = NBO_REQUEST_NULL;
     int rc = pc ? nbo_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
                                       displs, recvtype, pc->nc, &req)

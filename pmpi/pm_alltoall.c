@@ -1,6 +1,9 @@
 /*
  * pm_alltoall.c - MPI_Ialltoall(v), MPI_Alltoall(v)_init, and the blocking
  * forms with NBO_PMPI_BLOCKING=1 (pm_coll.c has the rules they share).
+ * An all-to-all's size is its block, recvcount x recvtype's size (equal on
+ * every rank); an all-to-allv has none (its counts are each rank's own),
+ * so it is served whenever alltoall is.
  */
 #include "pmpi.h"
 
@@ -8,7 +11,7 @@ PM_EXPORT int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sen
                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                             MPI_Request *request)
 {
-    pm_comm_t *pc = pm_comm_for(comm, PM_ALLTOALL);
+    pm_comm_t *pc = pm_comm_for(comm, PM_ALLTOALL, recvcount, recvtype, "MPI_Ialltoall");
     nbo_request_t req = NBO_REQUEST_NULL;
     int rc = pc ? nbo_ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                 pc->nc, &req)
@@ -24,7 +27,7 @@ PM_EXPORT int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const 
                              const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                              MPI_Request *request)
 {
-    pm_comm_t *pc = pm_comm_for(comm, PM_ALLTOALL);
+    pm_comm_t *pc = pm_comm_for_any(comm, PM_ALLTOALL);
     nbo_request_t req = NBO_REQUEST_NULL;
     int rc = pc ? nbo_ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                                  rdispls, recvtype, pc->nc, &req)
@@ -41,7 +44,7 @@ PM_EXPORT int PM_INIT(Alltoall)(const void *sendbuf, int sendcount, MPI_Datatype
                                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
                                 MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    pm_comm_t *pc = pm_comm_for(comm, PM_ALLTOALL);
+    pm_comm_t *pc = pm_comm_for(comm, PM_ALLTOALL, recvcount, recvtype, "MPI_Alltoall_init");
     nbo_request_t req = NBO_REQUEST_NULL;
     int rc = pc ? nbo_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                     pc->nc, &req)
@@ -58,7 +61,7 @@ PM_EXPORT int PM_INIT(Alltoallv)(const void *sendbuf, const int sendcounts[],
                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                  MPI_Request *request)
 {
-    pm_comm_t *pc = pm_comm_for(comm, PM_ALLTOALL);
+    pm_comm_t *pc = pm_comm_for_any(comm, PM_ALLTOALL);
     nbo_request_t req = NBO_REQUEST_NULL;
     int rc = pc ? nbo_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                                      recvcounts, rdispls, recvtype, pc->nc, &req)
@@ -75,7 +78,9 @@ PM_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     pm_settings_load();
-    pm_comm_t *pc = pm_cfg.blocking ? pm_comm_for(comm, PM_ALLTOALL) : NULL;
+    pm_comm_t *pc = pm_cfg.blocking
+                        ? pm_comm_for(comm, PM_ALLTOALL, recvcount, recvtype, "MPI_Alltoall")
+                        : NULL;
     nbo_request_t req = NBO_REQUEST_NULL;
     int rc = pc ? nbo_ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                 pc->nc, &req)
@@ -94,7 +99,7 @@ PM_EXPORT int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const i
                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     pm_settings_load();
-    pm_comm_t *pc = pm_cfg.blocking ? pm_comm_for(comm, PM_ALLTOALL) : NULL;
+    pm_comm_t *pc = pm_cfg.blocking ? pm_comm_for_any(comm, PM_ALLTOALL) : NULL;
     nbo_request_t req = NBO_REQUEST_NULL;
     int rc = pc ? nbo_ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                                  rdispls, recvtype, pc->nc, &req)

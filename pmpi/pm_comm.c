@@ -2,9 +2,10 @@
  * pm_comm.c - one nbo communicator per MPI communicator, made on first use
  * and cached as an attribute whose delete callback frees it.
  *
- * Creation happens inside the first all-to-all call on the communicator,
- * which every rank makes in the same order, so nbo_comm_create (collective)
- * is safe there.  Freeing is collective too: the delete callback runs in
+ * Creation happens inside the first served call on the communicator,
+ * which every rank makes in the same order (a call MPI serves for its size
+ * does so on every rank, pm_coll.c, and creates nothing), so
+ * nbo_comm_create (collective) is safe there.  Freeing is collective too: the delete callback runs in
  * MPI_Comm_free, which every rank calls.  nbo_comm_free agrees across ranks;
  * if any rank still has a persistent request on the communicator it fails
  * everywhere alike, and the state is released at MPI_Finalize instead.
@@ -15,7 +16,11 @@
  * communicator and it completed, so replaying the same order of blocking
  * collectives cannot deadlock.  The callbacks PMPI_Finalize runs later on
  * MPI_COMM_WORLD/SELF then find `released` and only free memory.
+ *
+ * A second attribute holds the log's marks (pm_comm_first), local to each
+ * rank and nothing to free.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -88,25 +93,58 @@ static int keyval_get(void)
     return keyval;
 }
 
+const char *pm_comm_name(MPI_Comm comm, char name[MPI_MAX_OBJECT_NAME])
+{
+    int len = 0;
+    name[0] = '\0';
+    PMPI_Comm_get_name(comm, name, &len);
+    return len ? name : "(unnamed)";
+}
+
 static void log_choice(MPI_Comm comm, const pm_comm_t *pc, const char *why, const char *note)
 {
-    int rank = 0, size = 0, len = 0;
-    char name[MPI_MAX_OBJECT_NAME] = "";
+    int rank = 0, size = 0;
+    char name[MPI_MAX_OBJECT_NAME];
     PMPI_Comm_rank(comm, &rank);
     PMPI_Comm_size(comm, &size);
     if (!pm_cfg.log || rank != 0)
         return;
-    PMPI_Comm_get_name(comm, name, &len);
     if (pc->nc == NBO_COMM_NULL) {
-        pm_log("communicator %s (size %d) served by MPI: %s", len ? name : "(unnamed)", size,
+        pm_log("communicator %s (size %d) served by MPI: %s", pm_comm_name(comm, name), size,
                why);
         return;
     }
     nbo_comm_info_t info;
     nbo_comm_query(pc->nc, &info);
     pm_log("communicator %s (size %d) served by libnbo: engine %s, progress %s%s",
-           len ? name : "(unnamed)", size, nbo_engine_name(info.engine),
+           pm_comm_name(comm, name), size, nbo_engine_name(info.engine),
            nbo_progress_name(info.progress), note);
+}
+
+/* Marks for the log, kept in the attribute's value itself (no memory to
+ * free); a duplicate starts without them (MPI_COMM_NULL_COPY_FN). */
+static int mark_keyval = MPI_KEYVAL_INVALID;
+static pthread_once_t mark_once = PTHREAD_ONCE_INIT;
+
+static void mark_keyval_make(void)
+{
+    PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &mark_keyval,
+                            NULL);
+}
+
+int pm_comm_first(MPI_Comm comm, unsigned bit)
+{
+    pthread_once(&mark_once, mark_keyval_make);
+    void *val = NULL;
+    int flag = 0;
+    if (comm == MPI_COMM_NULL || mark_keyval == MPI_KEYVAL_INVALID ||
+        PMPI_Comm_get_attr(comm, mark_keyval, &val, &flag) != MPI_SUCCESS)
+        return 0;
+    uintptr_t marks = flag ? (uintptr_t)val : 0;
+    if (marks & bit)
+        return 0;
+    PMPI_Comm_set_attr(comm, mark_keyval, (void *)(marks | bit));
+    return 1;
 }
 
 /* nbo_comm_create with the environment's settings; an explicit thread mode

@@ -11,11 +11,12 @@
  */
 #include "pmpi.h"
 
-/* MPI serves reductions on derived datatypes (above). */
-static pm_comm_t *reduction_comm(MPI_Comm comm, pm_coll_t coll, MPI_Datatype type,
+/* MPI serves reductions on derived datatypes (above).  The size rule's
+ * count: allreduce's vector, reduce-scatter-block's block. */
+static pm_comm_t *reduction_comm(MPI_Comm comm, pm_coll_t coll, int count, MPI_Datatype type,
                                  const char *call)
 {
-    pm_comm_t *pc = pm_comm_for(comm, coll);
+    pm_comm_t *pc = pm_comm_for(comm, coll, count, type, call);
     int ni, na, nt, combiner = MPI_COMBINER_NAMED;
     if (pc && type != MPI_DATATYPE_NULL &&
         PMPI_Type_get_envelope(type, &ni, &na, &nt, &combiner) == MPI_SUCCESS &&
@@ -31,7 +32,7 @@ PM_EXPORT int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count,
                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                              MPI_Request *request)
 {
-    pm_comm_t *pc = reduction_comm(comm, PM_ALLREDUCE, datatype, "MPI_Iallreduce");
+    pm_comm_t *pc = reduction_comm(comm, PM_ALLREDUCE, count, datatype, "MPI_Iallreduce");
     nbo_request_t req = NBO_REQUEST_NULL;
     int rc = pc ? nbo_iallreduce(sendbuf, recvbuf, count, datatype, op, pc->nc, &req)
                 : NBO_ERR_COMM;
@@ -44,7 +45,7 @@ PM_EXPORT int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int 
                                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                         MPI_Request *request)
 {
-    pm_comm_t *pc = reduction_comm(comm, PM_REDUCE_SCATTER_BLOCK, datatype,
+    pm_comm_t *pc = reduction_comm(comm, PM_REDUCE_SCATTER_BLOCK, recvcount, datatype,
                                    "MPI_Ireduce_scatter_block");
     nbo_request_t req = NBO_REQUEST_NULL;
     int rc = pc ? nbo_ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, pc->nc,
@@ -61,7 +62,7 @@ PM_EXPORT int PM_INIT(Allreduce)(const void *sendbuf, void *recvbuf, int count,
                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                  MPI_Request *request)
 {
-    pm_comm_t *pc = reduction_comm(comm, PM_ALLREDUCE, datatype, "MPI_Allreduce_init");
+    pm_comm_t *pc = reduction_comm(comm, PM_ALLREDUCE, count, datatype, "MPI_Allreduce_init");
     nbo_request_t req = NBO_REQUEST_NULL;
     int rc = pc ? nbo_allreduce_init(sendbuf, recvbuf, count, datatype, op, pc->nc, &req)
                 : NBO_ERR_COMM;
@@ -74,7 +75,7 @@ PM_EXPORT int PM_INIT(Reduce_scatter_block)(const void *sendbuf, void *recvbuf, 
                                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                             MPI_Info info, MPI_Request *request)
 {
-    pm_comm_t *pc = reduction_comm(comm, PM_REDUCE_SCATTER_BLOCK, datatype,
+    pm_comm_t *pc = reduction_comm(comm, PM_REDUCE_SCATTER_BLOCK, recvcount, datatype,
                                    "MPI_Reduce_scatter_block_init");
     nbo_request_t req = NBO_REQUEST_NULL;
     int rc = pc ? nbo_reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op,

@@ -12,6 +12,8 @@
  * an nbo communicator is collective and must not run from inside
  * PMPI_Finalize (attribute callbacks on MPI_COMM_WORLD/SELF).
  */
+#include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +34,7 @@ static int env_is(const char *name, const char *a, const char *b)
     return v && (strcmp(v, a) == 0 || (b && strcmp(v, b) == 0));
 }
 
-/* NBO_PMPI_COLLS names, and what is served when it is unset. */
+/* NBO_PMPI_COLLS names (NBO_PMPI_MIN_SIZE's too). */
 static const struct {
     const char *name;
     unsigned bits;
@@ -47,10 +49,42 @@ static const struct {
                 PM_BCAST},
     {"none", 0},
 };
-/* Those measured faster than or equal to MPICH's own non-blocking forms at
- * 64 KiB, 1 MiB and 4 MiB (docs/pmpi.md, "Choosing NBO_PMPI_COLLS"). */
+#define N_COLL_NAMES (sizeof(coll_names) / sizeof(coll_names[0]))
+
+/* Served when NBO_PMPI_COLLS is unset: every one, at the sizes below. */
 #define PM_COLLS_DEFAULT                                                                \
-    (PM_ALLTOALL | PM_ALLREDUCE | PM_REDUCE_SCATTER_BLOCK | PM_ALLGATHERV | PM_BCAST)
+    (PM_ALLTOALL | PM_ALLREDUCE | PM_REDUCE_SCATTER_BLOCK | PM_ALLGATHER | PM_ALLGATHERV | \
+     PM_BCAST)
+
+/* NBO_PMPI_MIN_SIZE's defaults: below these MPI serves a call.  libnbo's
+ * value is background progress of large exchanges; a small call costs it
+ * several times MPI's latency, and at 64 KiB MPI's eager protocol still
+ * hides as much (allgather more: 128 KiB for allgather(v)).  From the
+ * figures in docs/pmpi.md, "Choosing the sizes".  In the variable's own
+ * syntax and on one line: nbo_info and docs/pmpi.md show the same string
+ * (check_nbo_info.sh). */
+#define PM_MIN_SIZE_DEFAULT \
+    "alltoall=64K,allreduce=64K,reduce_scatter_block=64K,allgather=128K,allgatherv=128K,bcast=64K"
+
+/* The bits of NBO_PMPI_COLLS name `name`; 0 with *found unset if none. */
+static unsigned coll_bits(const char *name, int *found)
+{
+    for (size_t k = 0; k < N_COLL_NAMES; k++)
+        if (strcmp(name, coll_names[k].name) == 0) {
+            *found = 1;
+            return coll_names[k].bits;
+        }
+    *found = 0;
+    return 0;
+}
+
+const char *pm_coll_name(pm_coll_t coll)
+{
+    for (size_t k = 0; k < N_COLL_NAMES; k++)
+        if (coll_names[k].bits == (unsigned)coll)
+            return coll_names[k].name;
+    return "?";
+}
 
 /* A comma-separated list of coll_names; an unknown name is said on stderr
  * (whatever NBO_PMPI_LOG says: a typo must not pass unseen) and skipped. */
@@ -61,17 +95,78 @@ static unsigned colls_parse(const char *list)
     snprintf(buf, sizeof(buf), "%s", list);
     char *save = NULL;
     for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
-        size_t k = 0;
-        while (k < sizeof(coll_names) / sizeof(coll_names[0]) && strcmp(t, coll_names[k].name))
-            k++;
-        if (k < sizeof(coll_names) / sizeof(coll_names[0]))
-            bits |= coll_names[k].bits;
-        else
+        int found = 0;
+        bits |= coll_bits(t, &found);
+        if (!found)
             fprintf(stderr, "libnbo-mpi: NBO_PMPI_COLLS: unknown collective '%s' ignored "
                             "(alltoall, allreduce, reduce_scatter_block, allgather, "
                             "allgatherv, bcast, all, none)\n", t);
     }
     return bits;
+}
+
+/* "64K", "1M", "0" (K, M, G: powers of 1024): bytes; -1 if not a size. */
+static long long size_parse(const char *s)
+{
+    if (*s < '0' || *s > '9')
+        return -1; /* no sign, no blank */
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    int shift = 0;
+    switch (*end) {
+    case 'K': case 'k': shift = 10; end++; break;
+    case 'M': case 'm': shift = 20; end++; break;
+    case 'G': case 'g': shift = 30; end++; break;
+    }
+    if (errno || *end || v > (unsigned long long)(LLONG_MAX >> shift))
+        return -1;
+    return (long long)(v << shift);
+}
+
+const char *pm_size_str(long long bytes, char *buf, size_t len)
+{
+    static const char unit[] = "KMG";
+    int u = 0;
+    while (u < 3 && bytes >= 1024 && bytes % 1024 == 0)
+        bytes /= 1024, u++;
+    snprintf(buf, len, "%lld%.*s", bytes, u ? 1 : 0, u ? &unit[u - 1] : "");
+    return buf;
+}
+
+/* One name=bytes entry of NBO_PMPI_MIN_SIZE into min[]; 0 if it is not one. */
+static int min_entry(char *entry, long long min[PM_NCOLLS])
+{
+    char *eq = strchr(entry, '=');
+    if (!eq)
+        return 0;
+    *eq = '\0';
+    int found = 0;
+    unsigned bits = coll_bits(entry, &found);
+    *eq = '=';
+    long long bytes = size_parse(eq + 1);
+    if (!bits || bytes < 0)
+        return 0;
+    for (int k = 0; k < PM_NCOLLS; k++)
+        if (bits & (1u << k))
+            min[k] = bytes;
+    return 1;
+}
+
+/* Entries left to right, a later one overriding; a bad one is said on
+ * stderr and skipped, as NBO_PMPI_COLLS's unknown names are. */
+static void min_parse(const char *list, long long min[PM_NCOLLS])
+{
+    char *buf = strdup(list);
+    if (!buf)
+        return;
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save))
+        if (!min_entry(t, min))
+            fprintf(stderr, "libnbo-mpi: NBO_PMPI_MIN_SIZE: bad entry '%s' ignored "
+                            "(NAME=BYTES, K/M/G suffixes; NAME: alltoall, allreduce, "
+                            "reduce_scatter_block, allgather, allgatherv, bcast, all)\n", t);
+    free(buf);
 }
 
 static void settings_read(void)
@@ -82,6 +177,10 @@ static void settings_read(void)
     pm_cfg.want_multiple = pm_cfg.enabled && !env_is("NBO_PROGRESS", "inline", NULL);
     const char *colls = getenv("NBO_PMPI_COLLS");
     pm_cfg.colls = colls ? colls_parse(colls) : PM_COLLS_DEFAULT;
+    min_parse(PM_MIN_SIZE_DEFAULT, pm_cfg.min_size);
+    const char *min = getenv("NBO_PMPI_MIN_SIZE");
+    if (min)
+        min_parse(min, pm_cfg.min_size);
 }
 
 void pm_settings_load(void) { pthread_once(&settings_once, settings_read); }
@@ -119,19 +218,29 @@ int pm_error(MPI_Comm comm, int nbo_err)
     return code;
 }
 
-/* Under NBO_PMPI_LOG, rank 0 says which collectives libnbo may serve. */
+/* Under NBO_PMPI_LOG, rank 0 says which collectives libnbo may serve, and
+ * from what size. */
 static void log_colls(void)
 {
     int rank = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (!pm_cfg.log || rank != 0)
         return;
-    char line[160] = "";
-    for (size_t k = 0; k < sizeof(coll_names) / sizeof(coll_names[0]); k++)
-        if (__builtin_popcount(coll_names[k].bits) == 1 && (pm_cfg.colls & coll_names[k].bits))
+    char line[160] = "", sizes[256] = "", num[32];
+    for (size_t k = 0; k < N_COLL_NAMES; k++) {
+        unsigned bit = coll_names[k].bits;
+        if (__builtin_popcount(bit) != 1)
+            continue; /* all, none */
+        const char *name = coll_names[k].name;
+        if (pm_cfg.colls & bit)
             snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s%s",
-                     *line ? "," : "", coll_names[k].name);
+                     *line ? "," : "", name);
+        snprintf(sizes + strlen(sizes), sizeof(sizes) - strlen(sizes), "%s%s=%s",
+                 *sizes ? "," : "", name,
+                 pm_size_str(pm_cfg.min_size[pm_coll_index(bit)], num, sizeof(num)));
+    }
     pm_log("collectives libnbo may serve (NBO_PMPI_COLLS): %s", *line ? line : "none");
+    pm_log("sizes below which MPI serves them (NBO_PMPI_MIN_SIZE): %s", sizes);
 }
 
 static void after_init(int provided)

@@ -26,20 +26,13 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 
 #include "nbo.h"
 
 #define PM_EXPORT __attribute__((visibility("default")))
 
 /* ------------------------------------------------------------ settings */
-
-typedef struct pm_settings {
-    int enabled;   /* NBO_PMPI != off                               */
-    int log;       /* NBO_PMPI_LOG=1: a line per communicator       */
-    int blocking;  /* NBO_PMPI_BLOCKING=1: serve MPI_Alltoall(v) too */
-    int want_multiple; /* ask MPI_Init for MPI_THREAD_MULTIPLE       */
-    unsigned colls; /* NBO_PMPI_COLLS: the pm_coll_t served          */
-} pm_settings_t;
 
 /* The collectives libnbo may serve, one bit each (NBO_PMPI_COLLS names).
  * A bit covers the persistent forms too, and alltoall covers alltoallv. */
@@ -51,6 +44,26 @@ typedef enum {
     PM_BCAST                = 1u << 4,
     PM_ALLGATHERV           = 1u << 5
 } pm_coll_t;
+#define PM_NCOLLS 6
+
+/* A collective's index in pm_settings_t.min_size. */
+static inline int pm_coll_index(pm_coll_t coll) { return __builtin_ctz((unsigned)coll); }
+
+/* Its NBO_PMPI_COLLS name ("allreduce"). */
+const char *pm_coll_name(pm_coll_t coll);
+
+/* "64K", "1M", "1000": bytes as NBO_PMPI_MIN_SIZE writes them, in buf. */
+const char *pm_size_str(long long bytes, char *buf, size_t len);
+
+typedef struct pm_settings {
+    int enabled;   /* NBO_PMPI != off                               */
+    int log;       /* NBO_PMPI_LOG=1: a line per communicator       */
+    int blocking;  /* NBO_PMPI_BLOCKING=1: serve MPI_Alltoall(v) too */
+    int want_multiple; /* ask MPI_Init for MPI_THREAD_MULTIPLE       */
+    unsigned colls; /* NBO_PMPI_COLLS: the pm_coll_t served          */
+    long long min_size[PM_NCOLLS]; /* NBO_PMPI_MIN_SIZE by pm_coll_index:
+                                    * a smaller call goes to MPI (bytes) */
+} pm_settings_t;
 
 extern pm_settings_t pm_cfg;
 extern pthread_mutex_t pm_mutex;
@@ -81,6 +94,13 @@ typedef struct pm_comm {
 /* The state serving comm, created on first use (collective: called inside
  * a collective on comm).  NULL: MPI serves comm. */
 pm_comm_t *pm_comm_get(MPI_Comm comm);
+
+/* Mark bit on comm (an attribute of this rank's, nothing collective);
+ * 1 the first time, so that the log says a thing once per communicator. */
+int pm_comm_first(MPI_Comm comm, unsigned bit);
+
+/* comm's name for the log ("(unnamed)" without one). */
+const char *pm_comm_name(MPI_Comm comm, char name[MPI_MAX_OBJECT_NAME]);
 
 /* Release every nbo communicator, in creation order (MPI_Finalize). */
 void pm_comm_release_all(void);
@@ -164,9 +184,20 @@ void pm_pop_destroy_all(void);
 #define PMPI_INIT(name) PMPIX_##name##_init
 #endif
 
-/* The state serving a call of collective coll on comm; NULL when MPI
- * serves it (coll switched off, library inactive, comm not served). */
-pm_comm_t *pm_comm_for(MPI_Comm comm, pm_coll_t coll);
+/* The state serving a call of collective coll on comm that moves count
+ * elements of type per block; NULL when MPI serves it (coll switched off,
+ * the call below coll's NBO_PMPI_MIN_SIZE, library inactive, comm not
+ * served).  The size comes from arguments every rank gives alike, so
+ * every rank decides alike (pm_coll.c); call names the call for the log. */
+pm_comm_t *pm_comm_for(MPI_Comm comm, pm_coll_t coll, long long count, MPI_Datatype type,
+                       const char *call);
+/* The same with the block the largest of counts[], one per rank of comm
+ * (allgatherv's recvcounts). */
+pm_comm_t *pm_comm_for_v(MPI_Comm comm, pm_coll_t coll, const int counts[], MPI_Datatype type,
+                         const char *call);
+/* The same with no size rule: calls whose size differs between ranks
+ * (alltoallv). */
+pm_comm_t *pm_comm_for_any(MPI_Comm comm, pm_coll_t coll);
 
 /* Does MPI serve the call libnbo answered rc?  Yes without state (pc NULL)
  * and for arguments MPI should judge itself (logged, naming `call`). */

@@ -285,9 +285,13 @@ static const extra_t verbs_vars[] = {
 static const extra_t pmpi_vars[] = {
     {"NBO_PMPI", "on", "off or 0: every call passes through to MPI"},
     {"NBO_PMPI_LOG", "0", "1: a line per communicator saying who serves it"},
-    {"NBO_PMPI_COLLS", "alltoall,allreduce,reduce_scatter_block,allgatherv,bcast",
+    {"NBO_PMPI_COLLS", "all",
      "collectives served: alltoall,allreduce,reduce_scatter_block,allgather,allgatherv,bcast, "
      "all or none"},
+    /* pmpi/pm_state.c's PM_MIN_SIZE_DEFAULT (check_nbo_info.sh compares them) */
+    {"NBO_PMPI_MIN_SIZE",
+     "alltoall=64K,allreduce=64K,reduce_scatter_block=64K,allgather=128K,allgatherv=128K,bcast=64K",
+     "NAME=BYTES,...: a call of a collective below its size is served by MPI"},
     {"NBO_PMPI_BLOCKING", "0", "1: blocking MPI_Alltoall(v) served by libnbo too"},
 };
 

@@ -664,8 +664,8 @@ static void print_preamble(const options_t *o, int provided)
     char *nl = strchr(lib, '\n');
     if (nl)
         *nl = '\0';
-    const char *env[] = {"NBO_PMPI", "NBO_PMPI_COLLS", "NBO_ENGINE", "NBO_PROGRESS",
-                         "MPIR_CVAR_ASYNC_PROGRESS", "UCX_TLS"};
+    const char *env[] = {"NBO_PMPI", "NBO_PMPI_COLLS", "NBO_PMPI_MIN_SIZE", "NBO_ENGINE",
+                         "NBO_PROGRESS", "MPIR_CVAR_ASYNC_PROGRESS", "UCX_TLS"};
     long s = served();
     printf("# nbo_osu_coll%s%s: %d ranks, MPI thread level %s, %s\n", o->label ? " " : "",
            o->label ? o->label : "", nprocs,

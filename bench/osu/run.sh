@@ -29,8 +29,8 @@
 #   async  / ompi-pt  MPICH: MPIR_CVAR_ASYNC_PROGRESS=1; Open MPI:
 #                     OMPI_MCA_btl_tcp_progress_thread=1
 #   libnbo            env LD_PRELOAD=BUILD/pmpi/libnbo-mpi.so, every
-#                     collective served (NBO_PMPI_COLLS=all), NBO_PMPI_LOG=1
-#                     on the first run
+#                     collective served at every size (NBO_PMPI_COLLS=all,
+#                     NBO_PMPI_MIN_SIZE=all=0), NBO_PMPI_LOG=1 on the first run
 # The last two compute, in the application loop, as long as the first one's
 # exchange took (nbo_osu_coll -C), so all three compare at the same compute.
 #
@@ -52,9 +52,11 @@ ceiling=1
 colls=alltoall,allreduce,reduce_scatter_block,allgather,allgatherv,bcast
 sizes=64K,1M,4M
 bench_opts=(-i 10 -x 2 -n 5 -r 5 -T 0.25)
-# libnbo-mpi serves every collective in the libnbo configuration, whatever
-# its default (NBO_OSU_SERVED: another NBO_PMPI_COLLS list).
+# libnbo-mpi serves every collective at every size in the libnbo
+# configuration, whatever its defaults (NBO_OSU_SERVED: another
+# NBO_PMPI_COLLS list; NBO_OSU_MIN_SIZE: another NBO_PMPI_MIN_SIZE list).
 served_colls=${NBO_OSU_SERVED:-all}
+served_min=${NBO_OSU_MIN_SIZE:-all=0}
 
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -134,7 +136,7 @@ run_config() { # label coll first
     async) envs=(MPIR_CVAR_ASYNC_PROGRESS=1) ;;
     ompi-pt) envs=(OMPI_MCA_btl_tcp_progress_thread=1) ;;
     libnbo)
-        envs=("NBO_PMPI_COLLS=$served_colls")
+        envs=("NBO_PMPI_COLLS=$served_colls" "NBO_PMPI_MIN_SIZE=$served_min")
         [ "$first" = 1 ] && envs+=(NBO_PMPI_LOG=1)
         # In the ranks only, not in mpiexec and the launcher.
         cmd=(env "LD_PRELOAD=$lib" "${cmd[@]}")

@@ -2,7 +2,8 @@
 # nbo_info (tools/nbo_info.c) against the sources of the library:
 # - it lists every NBO_* variable that libnbo, its engines and libnbo-mpi
 #   read (each quoted "NBO_..." name in libnbo/, offload/, progress/,
-#   pmpi/), and the NBO_UCX_* ones;
+#   pmpi/), and the NBO_UCX_* ones; libnbo-mpi's default NBO_PMPI_MIN_SIZE
+#   as pmpi/pm_state.c has it (and docs/pmpi.md);
 # - it says what NBO_ENGINE=auto and NBO_PROGRESS=auto resolve to, and
 #   which optional parts were built;
 # - an invalid value of any variable of nbo_config_t (the table in
@@ -36,6 +37,13 @@ done
 for v in NBO_UCX_TLS NBO_PMPI NBO_PMPI_LOG NBO_PEER_ERRORS NBO_VERBS_DEVICE; do
   grep -qE "^$v " "$tmp/out" || bad "nbo_info does not list $v"
 done
+# libnbo-mpi's default size thresholds, written once in its code: nbo_info
+# and docs/pmpi.md show the same string.
+min_def=$(grep -A1 '^#define PM_MIN_SIZE_DEFAULT' "$src/pmpi/pm_state.c" | grep -oE '"[^"]+"' | tr -d '"')
+[ -n "$min_def" ] || bad "no PM_MIN_SIZE_DEFAULT string in pmpi/pm_state.c"
+grep -qE "^NBO_PMPI_MIN_SIZE +$min_def +$min_def " "$tmp/out" ||
+  bad "nbo_info's NBO_PMPI_MIN_SIZE default is not pm_state.c's $min_def"
+grep -qF "\`$min_def\`" "$src/docs/pmpi.md" || bad "docs/pmpi.md does not give NBO_PMPI_MIN_SIZE's default $min_def"
 
 # The variables of nbo_config_t, from the table in nbo.h.
 config_vars=$(grep -oE '^ \*   [a-z_]+ +NBO_[A-Z_]+' "$src/include/nbo.h" | awk '{print $3}')

@@ -1,7 +1,8 @@
 #!/bin/sh
 # check_log.sh MPIEXEC LIBNBO_MPI PROGRAM ARGS -- LINE... - run PROGRAM
 # as a user would (LD_PRELOAD=... mpiexec -n 2 ...) with NBO_PMPI_LOG=1
-# and check that the log has each LINE (a fixed string).
+# and check that the log has each LINE (a fixed string); a LINE written
+# once:TEXT must be there exactly once (said once, not per call).
 mpiexec=$1 lib=$2
 shift 2
 prog=
@@ -13,6 +14,12 @@ rc=$?
 echo "$out"
 [ $rc -eq 0 ] || { echo "FAIL: program exited $rc"; exit 1; }
 for line in "$@"; do
-    echo "$out" | grep -qF -- "$line" || { echo "FAIL: no log line with '$line'"; exit 1; }
+    case $line in
+    once:*)
+        n=$(echo "$out" | grep -cF -- "${line#once:}")
+        [ "$n" -eq 1 ] || { echo "FAIL: $n log lines with '${line#once:}', want 1"; exit 1; } ;;
+    *)
+        echo "$out" | grep -qF -- "$line" || { echo "FAIL: no log line with '$line'"; exit 1; } ;;
+    esac
 done
 echo "PASS: the log says who serves what ($# lines found)"
