@@ -3,8 +3,10 @@
  *
  * Ring and recursive doubling work on the blocks where they end up: in the
  * receive buffer at rdispl[i], or (non-contiguous receive type) in scratch
- * at the packed prefix offset, UNPACKed at the end.  Every block travels as
- * its own message, so irregular (allgatherv) sizes need nothing more.
+ * at the packed prefix offset, UNPACKed at the end.  The ring sends every
+ * block as its own message, so irregular (allgatherv) sizes need nothing
+ * more; recursive doubling sends a round's blocks that lie end to end as
+ * one.
  * Bruck works in a rotated scratch array, where each round is one message.
  */
 #include "sched_algs.h"
@@ -92,8 +94,29 @@ int nbo_compile_allgather_ring(const nbo_sched_args_t *a, sched_build_t *b)
     return NBO_SUCCESS;
 }
 
+/* Blocks [first, first + n) to or from peer: one message per run of
+ * blocks that lie end to end, where every rank's layout is the same (the
+ * packed scratch, or an allgather's uniform blocks), so that both sides
+ * cut the same messages; else one message per block. */
+static void post_blocks(const nbo_sched_args_t *a, sched_build_t *b, const ag_layout_t *l,
+                        int peer, int first, int n, int send)
+{
+    const int same_layout = l->buf == NBO_BUF_TMP || a->uniform;
+    for (int i = first; i < first + n;) {
+        size_t len = a->rbytes[i];
+        int j = i + 1;
+        while (same_layout && j < first + n && l->off[j] == l->off[j - 1] + a->rbytes[j - 1])
+            len += a->rbytes[j++];
+        if (send)
+            sched_build_post_send(b, a->window, peer, l->buf, l->off[i], len);
+        else
+            sched_build_post_recv(b, peer, l->buf, l->off[i], len);
+        i = j;
+    }
+}
+
 /* Round d (power-of-two P): swap the d blocks of my group with the
- * partner r^d's group, block by block. */
+ * partner r^d's group. */
 int nbo_compile_allgather_rd(const nbo_sched_args_t *a, sched_build_t *b)
 {
     const int P = a->size, r = a->rank;
@@ -104,10 +127,8 @@ int nbo_compile_allgather_rd(const nbo_sched_args_t *a, sched_build_t *b)
     own_to(a, b, l.buf, l.off[r]);
     for (int d = 1; d < P; d <<= 1) {
         int peer = r ^ d, mine = r & ~(d - 1), theirs = peer & ~(d - 1);
-        for (int i = theirs; i < theirs + d; i++)
-            sched_build_post_recv(b, peer, l.buf, l.off[i], a->rbytes[i]);
-        for (int i = mine; i < mine + d; i++)
-            sched_build_post_send(b, a->window, peer, l.buf, l.off[i], a->rbytes[i]);
+        post_blocks(a, b, &l, peer, theirs, d, 0);
+        post_blocks(a, b, &l, peer, mine, d, 1);
         sched_build_flush(b);
     }
     unpack_all(a, b, &l);

@@ -79,6 +79,7 @@ void nbo_comm_source_init(struct nbo_comm *c)
     s->mode = c->cfg.progress;
     s->fd = c->ops->event_fd ? c->ops->event_fd(c->ec) : -1;
     s->spin_us = c->cfg.spin_us;
+    s->foreground_us = c->cfg.foreground_us;
     s->cpu = c->cfg.progress_cpu;
     s->sched = c->cfg.progress_sched;
     s->next = NULL;

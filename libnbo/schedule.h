@@ -80,7 +80,9 @@ typedef struct nbo_task {
  *   ALLTOALL(V)  sbytes/sdispl, rbytes/rdispl per peer; uniform for ALLTOALL;
  *                small_max unused (bruck_max).
  *   ALLGATHER(V) rbytes[i], rdispl[i]: rank i's block in RECV (uniform set
- *                for ALLGATHER); sbytes[rank] = rbytes[rank], sdispl[rank] = 0:
+ *                for ALLGATHER, whose blocks then lie end to end in rank
+ *                order on every rank: rdispl[i + 1] = rdispl[i] + rbytes[i]);
+ *                sbytes[rank] = rbytes[rank], sdispl[rank] = 0:
  *                the own block in SEND, every other sbytes 0.  in_place: the
  *                own block is already in RECV at rdispl[rank].  Non-contiguous
  *                recv: block index i; send: block index rank.  small_max: total

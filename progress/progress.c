@@ -61,6 +61,7 @@ static int wait_spin(int spin_us, int (*done)(const void *), const void *arg)
 {
     double until = nbo_now() + spin_us * 1e-6;
     int idle = 0;
+    nbo_progress_thread_spinning(1);
     while (!done(arg)) {
         if (nbo_progress_poll(NBO_PROGRESS_THREAD) > 0) {
             until = nbo_now() + spin_us * 1e-6;
@@ -74,6 +75,7 @@ static int wait_spin(int spin_us, int (*done)(const void *), const void *arg)
             sched_yield();
         nbo_lock();
     }
+    nbo_progress_thread_spinning(-1);
     return done(arg);
 }
 

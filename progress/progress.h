@@ -60,6 +60,7 @@ typedef struct nbo_progress_source {
     nbo_progress_mode_t  mode;   /* NBO_PROGRESS_INLINE or _THREAD */
     int                  fd;     /* descriptor to sleep on; -1: polled */
     int                  spin_us; /* poll this long before sleeping */
+    int                  foreground_us; /* thread mode: work is its caller's this long */
     int                  cpu;    /* thread mode, first source: pin (or -1) */
     nbo_progress_sched_t sched;  /* thread mode, first source: class */
     /* The service's. */

@@ -30,6 +30,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -53,7 +54,11 @@ static struct {
     int       users;          /* thread-mode communicators */
     int       epfd, wakefd;
     int       timerfd;        /* in the thread's set: work that turns due */
-    double    timer_at;       /* when it fires (nbo_now), or 1e300: disarmed */
+    _Atomic double timer_at;  /* when it fires (nbo_now), or 1e300: disarmed;
+                                 the thread rearms it without the lock */
+    int       retry_us;       /* the first source's foreground_us */
+    int       backoff_us;     /* the next look while a waiter polls */
+    atomic_int spinners;      /* application threads polling in a wait */
     int       fds[MAX_FDS], fd_refs[MAX_FDS], nfds;
     int       fd_quiet[MAX_FDS];  /* out of the epoll set: its engine wants no events */
     int       fdless;         /* thread-mode sources without a descriptor */
@@ -161,18 +166,56 @@ static void wake(void)
     wake_driver();
 }
 
-/* Wake the thread at `at` (nbo_now's clock, CLOCK_MONOTONIC) unless it
- * wakes before: one system call, and no wake-up now. */
-static void timer_set(double at)
+/* Fire the thread's timer at `at` (nbo_now's clock, CLOCK_MONOTONIC). */
+static void timer_arm(double at)
 {
-    if (T.timerfd < 0 || at >= T.timer_at)
-        return;
     struct itimerspec ts = {.it_value = {.tv_sec = (time_t)at,
                                          .tv_nsec = (long)((at - (double)(time_t)at) * 1e9)}};
     if (ts.it_value.tv_sec == 0 && ts.it_value.tv_nsec == 0)
         ts.it_value.tv_nsec = 1; /* zero would disarm it */
     if (timerfd_settime(T.timerfd, TFD_TIMER_ABSTIME, &ts, NULL) == 0)
-        T.timer_at = at;
+        atomic_store(&T.timer_at, at);
+}
+
+/* Wake the thread at `at` unless it wakes before: one system call, and no
+ * wake-up now. */
+static void timer_set(double at)
+{
+    if (T.timerfd >= 0 && at < atomic_load(&T.timer_at))
+        timer_arm(at);
+}
+
+/* Work started that may need the thread at `at`: unless its timer is set
+ * already (it then looks at every source when it fires), set it.  A start
+ * costs no system call while the timer is pending. */
+static void timer_ensure(double at)
+{
+    if (T.timerfd >= 0 && atomic_load(&T.timer_at) >= 1e300)
+        timer_arm(at);
+}
+
+void nbo_progress_thread_spinning(int delta)
+{
+    atomic_fetch_add(&T.spinners, delta);
+}
+
+/* The thread's timer fired while an application thread polls in a wait:
+ * that thread advances every source, and taking the lock it holds would
+ * put it to sleep on the lock.  Look again later, lock-free, backing off
+ * to once a millisecond while the application keeps waiting. */
+static int timer_only_while_spinning(const struct epoll_event *ev, int n)
+{
+    if (n <= 0 || atomic_load(&T.spinners) == 0)
+        return 0;
+    for (int i = 0; i < n; i++)
+        if (ev[i].data.fd != T.timerfd)
+            return 0;
+    drain(T.timerfd);
+    T.backoff_us = T.backoff_us < T.retry_us ? T.retry_us : 2 * T.backoff_us;
+    if (T.backoff_us > 1000)
+        T.backoff_us = 1000;
+    timer_arm(nbo_now() + T.backoff_us * 1e-6);
+    return 1;
 }
 
 /* Does the thread (w NULL) want s's events?  Only for work that needs
@@ -261,14 +304,18 @@ static void sleep_on(int epfd, int wakefd, int ms)
 {
     struct epoll_event ev[MAX_FDS + 2];
     nbo_unlock();
-    int n = epoll_wait(epfd, ev, MAX_FDS + 2, ms);
+    int n;
+    do
+        n = epoll_wait(epfd, ev, MAX_FDS + 2, ms);
+    while (epfd == T.epfd && timer_only_while_spinning(ev, n));
     nbo_lock();
     for (int i = 0; i < n; i++)
         if (ev[i].data.fd == wakefd)
             drain(wakefd);
         else if (ev[i].data.fd == T.timerfd) {
             drain(T.timerfd);
-            T.timer_at = 1e300;
+            atomic_store(&T.timer_at, 1e300);
+            T.backoff_us = 0;
         }
 }
 
@@ -404,7 +451,7 @@ static int open_set(int *epfd, int *wakefd)
 static int open_timer(void)
 {
     T.timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-    T.timer_at = 1e300;
+    atomic_store(&T.timer_at, 1e300);
     struct epoll_event ev = {.events = EPOLLIN, .data.fd = T.timerfd};
     return T.timerfd < 0 || epoll_ctl(T.epfd, EPOLL_CTL_ADD, T.timerfd, &ev) != 0 ? -1 : 0;
 }
@@ -432,6 +479,7 @@ int nbo_progress_thread_start(nbo_progress_source_t *s)
         T.running = 1;
         pin(s->cpu);
         T.sched = s->sched;
+        T.retry_us = s->foreground_us > 0 ? s->foreground_us : 1;
     }
     int fd = s->fd;
     int rc = fd >= 0 ? fd_add(fd) : NBO_SUCCESS;
@@ -488,7 +536,7 @@ void nbo_progress_started(nbo_progress_source_t *s, double due)
         if (due <= nbo_now())
             wake();
         else
-            timer_set(due); /* its caller may well finish it first */
+            timer_ensure(due); /* its caller may well finish it first */
     }
 }
 

@@ -21,6 +21,10 @@ void nbo_progress_thread_stop(nbo_progress_source_t *s);
  * cannot: another waiter drives, or a source has no descriptor. */
 int  nbo_progress_drive(int (*done)(const void *), const void *arg);
 
+/* An application thread starts (+1) or stops (-1) polling the thread-mode
+ * sources in a wait: the thread keeps out of the lock meanwhile. */
+void nbo_progress_thread_spinning(int delta);
+
 /* Something ended (nbo_progress_signal): wake a driving waiter that sleeps. */
 void nbo_progress_thread_finished(void);
 

@@ -64,6 +64,18 @@ static size_t layout_blocks(int P, int r, const size_t *b, size_t *displ)
     return off + 1; /* a trailing byte that must stay untouched */
 }
 
+/* Rank r's receive blocks end to end in rank order, after an offset of
+ * its own, as a contiguous type with a lower bound lays them. */
+static size_t end_to_end(int P, int r, const size_t *b, size_t *displ)
+{
+    size_t off = (size_t)(r % 3);
+    for (int p = 0; p < P; p++) {
+        displ[p] = off;
+        off += b[p];
+    }
+    return off + 1;
+}
+
 /* Blocks and spans of rank r, per collective (schedule.h's conventions). */
 static void build_rank(coll_case_t *c, int r)
 {
@@ -74,7 +86,10 @@ static void build_rank(coll_case_t *c, int r)
     case NBO_COLL_ALLGATHERV:
         for (int i = 0; i < P; i++)
             c->rb[r][i] = block_size(c, i);
-        c->rspan[r] = layout_blocks(P, r, c->rb[r], c->rd[r]);
+        if (c->coll == NBO_COLL_ALLGATHERV)
+            c->rspan[r] = layout_blocks(P, r, c->rb[r], c->rd[r]);
+        else /* an allgather's blocks lie end to end (schedule.h) */
+            c->rspan[r] = end_to_end(P, r, c->rb[r], c->rd[r]);
         c->sb[r][r] = c->rb[r][r];
         c->sspan[r] = c->in_place ? 0 : c->sb[r][r] + 1;
         break;
