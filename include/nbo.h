@@ -173,10 +173,13 @@ typedef enum {
  *                                             driving it from nbo_wait) polls
  *                                             this long after the last
  *                                             completion before it sleeps
- *   foreground_us   NBO_FOREGROUND_US  50       thread mode: nbo_wait polls
- *                                             this long without a completion
- *                                             before it sleeps (0: sleeps at
- *                                             once)
+ *   foreground_us  NBO_FOREGROUND_US 50       thread mode: how long a call
+ *                                             is left to its caller: nbo_wait
+ *                                             polls this long without a
+ *                                             completion before it sleeps,
+ *                                             and the progress thread takes
+ *                                             over a multi-step call once it
+ *                                             has run this long (0: at once)
  *   progress_sched NBO_PROGRESS_SCHED auto    auto | batch | normal: the
  *                                             progress thread's scheduling
  *                                             class
