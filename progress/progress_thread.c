@@ -473,13 +473,13 @@ int nbo_progress_thread_start(nbo_progress_source_t *s)
             open_set(&T.drive_epfd, &T.drive_wakefd) != 0)
             goto fail;
         T.stop = 0;
+        T.retry_us = s->foreground_us > 0 ? s->foreground_us : 1;
         if (pthread_create(&T.thread, NULL, thread_main, NULL) != 0)
             goto fail;
         pthread_setname_np(T.thread, "nbo-progress"); /* for top -H, perf, the tests */
         T.running = 1;
         pin(s->cpu);
         T.sched = s->sched;
-        T.retry_us = s->foreground_us > 0 ? s->foreground_us : 1;
     }
     int fd = s->fd;
     int rc = fd >= 0 ? fd_add(fd) : NBO_SUCCESS;
