@@ -31,6 +31,7 @@
  * See bench/osu/README.md and docs/benchmarks.md.
  */
 #define _GNU_SOURCE /* RTLD_DEFAULT */
+#include "stats.h"
 #include "busy.h"
 #include "osu.h"
 
@@ -388,18 +389,6 @@ static double agree_max(double v)
     return v;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* ---------------------------------------------------------- measurement */
 
 typedef struct row {
@@ -538,15 +527,15 @@ static void app_part(oc_op_t *op, const options_t *o, double probe, double ref_s
                 own_comp[b] = dt;
             t[k][b] = agree_max(dt);
         }
-    r->app_comp = median(t[K_COMPUTE], R) * 1e6;
-    r->app_exch = median(t[K_EXCHANGE], R) * 1e6;
-    r->app_block = median(t[K_BLOCKING], R) * 1e6;
-    r->app_ovl = median(t[K_OVERLAPPED], R) * 1e6;
+    r->app_comp = bench_median(t[K_COMPUTE], R) * 1e6;
+    r->app_exch = bench_median(t[K_EXCHANGE], R) * 1e6;
+    r->app_block = bench_median(t[K_BLOCKING], R) * 1e6;
+    r->app_ovl = bench_median(t[K_OVERLAPPED], R) * 1e6;
     r->hidden = r->app_exch > 0 ? 100.0 * (r->app_comp + r->app_exch - r->app_ovl) / r->app_exch : 0;
     r->nb_vs_blocking = r->app_block > 0 ? r->app_exch / r->app_block : 0;
     /* The work alone against the same work on an idle core (before
      * MPI_Init): above 1, something else took this rank's core. */
-    r->comp_vs_idle = agree_max(rate_idle > 0 ? median(own_comp, R) / (units / rate_idle) : 0);
+    r->comp_vs_idle = agree_max(rate_idle > 0 ? bench_median(own_comp, R) / (units / rate_idle) : 0);
 }
 
 static void measure(oc_coll_t c, size_t size, const options_t *o, row_t *r)

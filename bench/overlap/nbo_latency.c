@@ -11,6 +11,7 @@
  * is the slowest rank's, and the figure is the median block per operation,
  * so a noisy machine's drift touches every method alike.
  */
+#include "stats.h"
 #include "bench.h"
 
 #include <getopt.h>
@@ -98,18 +99,6 @@ static int parse(int argc, char **argv, lat_options_t *o, int rank)
     if (bad && rank == 0)
         usage(stderr);
     return bad ? -1 : 0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof(*v), cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 typedef struct {
@@ -231,7 +220,7 @@ int main(int argc, char **argv)
                 for (int m = 0; m < M_N; m++)
                     by[(m + r) % M_N][r] = t[m][r];
             for (int m = 0; m < M_N; m++)
-                med[m] = median(by[m], o.blocks);
+                med[m] = bench_median(by[m], o.blocks);
             if (k.persistent != NBO_REQUEST_NULL)
                 nbo_request_free(&k.persistent);
             free(b.send);

@@ -13,6 +13,7 @@
  * rank's time per iteration.  The residual histories are checked against
  * each other (exit 1 if a check fails).
  */
+#include "stats.h"
 #include "pcg.h"
 
 #include <getopt.h>
@@ -76,18 +77,6 @@ static int parse(int argc, char **argv, options_t *o, int rank)
     return bad ? -1 : 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof(*v), cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 static double max_over_ranks(double t)
 {
     double tmax;
@@ -125,7 +114,7 @@ static int time_solvers(pcg_t *c, const options_t *o, pcg_report_t *r, double *s
             r->rep_dev[s] = d > r->rep_dev[s] || isnan(d) ? d : r->rep_dev[s];
         }
     for (int s = 0; s < S_N; s++)
-        r->us_iter[s] = median(us[s], o->reps);
+        r->us_iter[s] = bench_median(us[s], o->reps);
     return err;
 }
 
@@ -171,10 +160,10 @@ static int time_alone(pcg_t *c, const options_t *o, pcg_report_t *r)
             int a = (m + rep) % A_N;
             us[a][rep] = alone_block(c, a, o->iters, &err);
         }
-    r->allreduce_mpi_us = median(us[A_ALLREDUCE_MPI], o->reps);
-    r->allreduce_nbo_us = median(us[A_ALLREDUCE_NBO], o->reps);
-    r->allreduce_blocking_us = median(us[A_ALLREDUCE_BLOCKING], o->reps);
-    r->spmv_us = median(us[A_SPMV], o->reps);
+    r->allreduce_mpi_us = bench_median(us[A_ALLREDUCE_MPI], o->reps);
+    r->allreduce_nbo_us = bench_median(us[A_ALLREDUCE_NBO], o->reps);
+    r->allreduce_blocking_us = bench_median(us[A_ALLREDUCE_BLOCKING], o->reps);
+    r->spmv_us = bench_median(us[A_SPMV], o->reps);
     return err;
 }
 
