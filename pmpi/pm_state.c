@@ -126,11 +126,11 @@ static long long size_parse(const char *s)
 
 const char *pm_size_str(long long bytes, char *buf, size_t len)
 {
-    static const char unit[] = "KMG";
+    static const char *const unit[] = {"", "K", "M", "G"};
     int u = 0;
     while (u < 3 && bytes >= 1024 && bytes % 1024 == 0)
         bytes /= 1024, u++;
-    snprintf(buf, len, "%lld%.*s", bytes, u ? 1 : 0, u ? &unit[u - 1] : "");
+    snprintf(buf, len, "%lld%s", bytes, unit[u]);
     return buf;
 }
 
