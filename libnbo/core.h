@@ -108,7 +108,8 @@ struct nbo_request {
                                        reports it then */
     double              last_activity; /* for the timeout */
     int                 background; /* needs the progress thread (request.c) */
-    double              started;    /* nbo_now at the last start */
+    double              thread_at;  /* this run needs the thread from then
+                                       (nbo_now), if background; set by begin */
     int                 cached;     /* in comm->cache: kept when finished */
     nbo_cache_key_t     key;        /* cached: the call it stands for */
     LIST_ENTRY(nbo_request) active_link; /* in comm->active while running */

@@ -59,11 +59,10 @@ static int comm_background(void *arg, double now, double *due)
     for (struct nbo_request *r = LIST_FIRST(&c->active); r; r = LIST_NEXT(r, active_link)) {
         if (!r->background)
             continue;
-        double at = r->started + c->cfg.foreground_us * 1e-6;
-        if (at <= now)
+        if (r->thread_at <= now)
             return 1;
-        if (at < *due)
-            *due = at;
+        if (r->thread_at < *due)
+            *due = r->thread_at;
     }
     return 0;
 }

@@ -182,7 +182,8 @@ int nbo_request_begin(struct nbo_request *r)
     r->status = NBO_SUCCESS;
     r->codec_status = NBO_SUCCESS;
     r->state = REQ_ACTIVE;
-    r->started = r->last_activity = nbo_now();
+    r->last_activity = nbo_now();
+    r->thread_at = r->last_activity + c->cfg.foreground_us * 1e-6;
     LIST_INSERT_HEAD(&c->active, r, active_link);
     int rc = r->mem->ops->begin(r->mem); /* device memory: start copying send data off the GPU */
     if (rc == NBO_SUCCESS)
@@ -192,8 +193,7 @@ int nbo_request_begin(struct nbo_request *r)
         return NBO_SUCCESS; /* reported by test/wait, as any failure */
     }
     nbo_request_advance(r);
-    nbo_progress_started(&c->source,
-                         r->background ? r->started + c->cfg.foreground_us * 1e-6 : -1.0);
+    nbo_progress_started(&c->source, r->background ? r->thread_at : -1.0);
     return NBO_SUCCESS;
 }
 
