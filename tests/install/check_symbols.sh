@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The shared libraries export their public API and nothing else (issue 32):
+# The shared libraries export their public API and nothing else:
 #   libnbo.so              exactly the functions declared in include/nbo.h
 #   libp3dfft_overlap.so   exactly those of p3dfft_overlap/p3dfft_overlap.h
 #   libnbo-mpi.so          MPI_* / PMPI_* names (MPIX_ where an MPI names the

@@ -19,7 +19,7 @@
  *   - every byte of every receive block is written exactly once (the own
  *     block in place: at most once), nothing outside them is written, the
  *     send buffer is only read, inside its blocks, scratch stays in bounds. */
-/* The issue 35 collectives (coll past ALLTOALL): the WAIT rules, the window
+/* The collectives beyond the all-to-all (coll past ALLTOALL): the WAIT rules, the window
  * bound (receives may come anywhere), peers in range, every task inside its
  * buffers, the send buffer never written, PACK/UNPACK blocks of the right
  * size, REDUCE on whole elements, a bcast root's buffer never written.  What they compute the simulator checks. */

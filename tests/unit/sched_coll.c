@@ -1,4 +1,4 @@
-/* sched_coll.c - cases of the issue 35 collectives (see sched_coll.h). */
+/* sched_coll.c - cases of the collectives beyond the all-to-all (see sched_coll.h). */
 #include "sched_coll.h"
 #include "sched_sim.h"
 

@@ -1,5 +1,5 @@
 /*
- * sched_coll.h - one call of the issue 35 collectives (allgather(v), bcast,
+ * sched_coll.h - one call of the collectives beyond the all-to-all (allgather(v), bcast,
  * allreduce, reduce-scatter-block) described for every rank at once, its
  * compiler arguments (as the core fills them, schedule.h), its input data
  * and the reference result, and a run of all ranks in the simulator.

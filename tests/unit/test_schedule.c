@@ -131,13 +131,13 @@ static void auto_threshold(void **state)
         }
 }
 
-/* ---- the issue 35 collectives ---- */
+/* ---- the collectives beyond the all-to-all ---- */
 
 static const int coll_windows[] = {1, 2, 64};
 
 static int pow2(int p) { return (p & (p - 1)) == 0; }
 
-/* What AUTO must pick (issue 35 rules, written out independently of the
+/* What AUTO must pick (the rules, written out independently of the
  * tables): latency-bound algorithms up to small_max bytes. */
 static nbo_algorithm_t auto_alg(const coll_case_t *c)
 {
