@@ -48,9 +48,9 @@ int nbo_cache_key(const nbo_coll_call_t *k, const struct nbo_comm *c, nbo_cache_
 {
     if (k->persistent || c->cfg.check || k->scounts || k->rcounts)
         return 0;
+    /* A call of one datatype (bcast, the reductions) gives it on both sides. */
     if (!builtin_op(k->op) || !named_type(k->rtype) ||
-        (k->sendbuf != MPI_IN_PLACE && k->coll != NBO_COLL_BCAST && k->coll != NBO_COLL_ALLREDUCE &&
-         k->coll != NBO_COLL_REDUCE_SCATTER_BLOCK && !named_type(k->stype)))
+        (k->sendbuf != MPI_IN_PLACE && k->stype != k->rtype && !named_type(k->stype)))
         return 0;
     memset(key, 0, sizeof(*key)); /* padding too: keys compare as bytes */
     key->coll = k->coll;
@@ -80,8 +80,8 @@ struct nbo_request *nbo_cache_take(struct nbo_comm *c, const nbo_cache_key_t *ke
 void nbo_cache_keep(struct nbo_request *r, const nbo_cache_key_t *key)
 {
     struct nbo_comm *c = r->comm;
-    if (r->mem != &nbo_mem_host || r->x.engine_data || r->sched.tmp_bytes > CACHE_TMP_MAX ||
-        (r->red && r->red->staged))
+    if (r->mem != &nbo_mem_host || r->x.engine_data || r->plan.sched.tmp_bytes > CACHE_TMP_MAX ||
+        (r->stage && (r->stage->in || r->stage->out)))
         return;
     int slot = -1;
     for (int i = 0; i < NBO_CACHE_SLOTS && slot < 0; i++)

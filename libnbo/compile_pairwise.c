@@ -202,8 +202,79 @@ static int compile_codec(const nbo_sched_args_t *a, sched_build_t *b)
     return NBO_SUCCESS;
 }
 
+/* Explicit peer lists (a neighbourhood): every receive posted first, in
+ * list order, then the sends W at a time, each window's WAIT on its sends
+ * only: a rank's window then depends on no other rank's progress but its
+ * having posted its receives, whatever the graph.  One WAIT covers every
+ * receive at the end.  Block i of a non-contiguous side is list entry i.
+ * Not in place (MPI has no in-place neighbourhood exchange) and not
+ * compressed. */
+static int compile_lists(const nbo_sched_args_t *a, sched_build_t *b)
+{
+    if (a->in_place || nbo_sched_codec_on(a))
+        return NBO_ERR_ARG;
+    const int ns = a->nsend, nr = a->nrecv;
+    size_t *roff = calloc((size_t)nr + 1, sizeof(size_t));
+    size_t *soff = calloc((size_t)ns + 1, sizeof(size_t));
+    int *idx = malloc(((size_t)(ns > nr ? ns : nr) + 1) * sizeof(int));
+    if (!roff || !soff || !idx) {
+        free(roff); free(soff); free(idx);
+        return NBO_ERR_NOMEM;
+    }
+    size_t tmp = 0;
+    for (int i = 0; i < ns && !a->send_contig; i++) {
+        soff[i] = tmp;
+        tmp += a->sbytes[i];
+    }
+    for (int i = 0; i < nr && !a->recv_contig; i++) {
+        roff[i] = tmp;
+        tmp += a->rbytes[i];
+    }
+    b->s->tmp_bytes = tmp;
+    int n = 0;
+    for (int i = 0; i < nr; i++) {
+        int t = a->recv_contig
+                    ? sched_build_recv(b, a->rpeers[i], NBO_BUF_RECV, a->rdispl[i], a->rbytes[i])
+                    : sched_build_recv(b, a->rpeers[i], NBO_BUF_TMP, roff[i], a->rbytes[i]);
+        if (t >= 0)
+            idx[n++] = t;
+    }
+    int *ridx = idx; /* the receives' indices, waited for last */
+    int nrecv_tasks = n;
+    int *widx = malloc(((size_t)a->window + 1) * sizeof(int));
+    if (!widx) {
+        free(roff); free(soff); free(idx);
+        return NBO_ERR_NOMEM;
+    }
+    for (int first = 0; first < ns; first += a->window) {
+        int last = first + a->window < ns ? first + a->window : ns, m = 0;
+        for (int i = first; i < last; i++) {
+            int t;
+            if (a->send_contig)
+                t = sched_build_send(b, a->speers[i], NBO_BUF_SEND, a->sdispl[i], a->sbytes[i]);
+            else {
+                sched_build_pack(b, i, NBO_BUF_TMP, soff[i], a->sbytes[i]);
+                t = sched_build_send(b, a->speers[i], NBO_BUF_TMP, soff[i], a->sbytes[i]);
+            }
+            if (t >= 0)
+                widx[m++] = t;
+        }
+        sched_build_wait(b, widx, m);
+    }
+    sched_build_wait(b, ridx, nrecv_tasks);
+    for (int i = 0; i < nr && !a->recv_contig; i++)
+        sched_build_unpack(b, i, NBO_BUF_TMP, roff[i], a->rbytes[i]);
+    free(widx);
+    free(roff);
+    free(soff);
+    free(idx);
+    return NBO_SUCCESS;
+}
+
 int nbo_compile_pairwise(const nbo_sched_args_t *a, sched_build_t *b)
 {
+    if (!nbo_sched_all_ranks(a))
+        return compile_lists(a, b);
     if (nbo_sched_codec_on(a))
         return compile_codec(a, b);
     const int P = a->size, r = a->rank;

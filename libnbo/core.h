@@ -61,7 +61,7 @@ struct nbo_comm {
 
 /* A reduction's op and element type, for REDUCE tasks, and the staging of
  * a non-contiguous type through contiguous scratch laid out as the type
- * (the task list runs on the scratch; reduce.c). */
+ * (the task list runs on the scratch; coll/reduce_stage.c). */
 typedef struct nbo_reduce {
     MPI_Datatype type;       /* the user's, or our duplicate of a derived one */
     MPI_Datatype owned;      /* that duplicate, or MPI_DATATYPE_NULL */
@@ -78,6 +78,52 @@ typedef struct nbo_reduce {
     size_t       packed_len;
 } nbo_reduce_t;
 
+/* What a family does around each run of its requests, and its per-call
+ * data: request.c calls these hooks and never a family itself.  in/out
+ * NULL: nothing to do at start or end. */
+typedef struct nbo_stage_ops {
+    int  (*in)(void *data, MPI_Comm comm);  /* at each start, before any task */
+    int  (*out)(void *data, MPI_Comm comm); /* at the end, after every task */
+    void (*free)(void *data);
+} nbo_stage_ops_t;
+
+/* What a call compiled: the compiler's arguments it keeps (with the peer
+ * lists and byte arrays they point to, owned here) and the task list.  A
+ * persistent request keeps its plan and may rebuild it between two starts
+ * with another choice (plan.c). */
+typedef struct nbo_plan {
+    nbo_sched_args_t args;   /* speers, rpeers, sbytes.. point into the two below */
+    int             *peers;  /* [nsend + nrecv]: speers then rpeers */
+    size_t          *bytes;  /* [2 * (nsend + nrecv)]: sbytes, sdispl, rbytes, rdispl */
+    nbo_sched_t      sched;
+} nbo_plan_t;
+
+/* Room in p->args for nsend and nrecv peers (their ranks and bytes zeroed):
+ * NBO_SUCCESS or NBO_ERR_NOMEM.  all_ranks: both lists every rank 0..P-1. */
+int nbo_plan_lists(nbo_plan_t *p, int nsend, int nrecv);
+void nbo_plan_all_ranks(nbo_plan_t *p, int P);
+/* Free the lists and the task list. */
+void nbo_plan_free(nbo_plan_t *p);
+
+/* The choice for a call (select.c): what every rank must agree on. */
+typedef struct nbo_choice {
+    nbo_algorithm_t algorithm; /* resolved, never AUTO */
+    int             window;    /* W >= 1 */
+} nbo_choice_t;
+
+/* A call as its family describes it (coll/family.h), what a request is
+ * built from: the request takes all of it, even on error. */
+typedef struct nbo_coll_parts {
+    nbo_plan_t             plan;    /* args (peer lists, bytes, flags) */
+    nbo_block_map_t        smap, rmap; /* for PACK/UNPACK and the memory type */
+    void                  *sendbuf, *recvbuf; /* what the tasks address
+                                                 (sendbuf NULL in place) */
+    const nbo_reduce_t    *red;     /* REDUCE tasks' op and type, or NULL */
+    const nbo_stage_ops_t *stage;   /* hooks on stage_data, or NULL */
+    void                  *stage_data;
+    int                    device_ok; /* device buffers may be staged */
+} nbo_coll_parts_t;
+
 typedef enum {
     REQ_INACTIVE = 0, /* persistent, not started (or finished)        */
     REQ_ACTIVE,       /* running                                     */
@@ -92,9 +138,11 @@ struct nbo_request {
     int                 in_place;   /* send data lives in the receive buffer */
     req_state_t         state;
     int                 status;     /* result of the last run */
-    nbo_sched_t         sched;
+    nbo_plan_t          plan;       /* what the call compiled */
     nbo_block_map_t     send_map, recv_map; /* for PACK / UNPACK */
-    nbo_reduce_t       *red;        /* reductions only, else NULL */
+    const nbo_reduce_t *red;        /* reductions only, else NULL */
+    const nbo_stage_ops_t *stage;   /* the family's hooks, or NULL */
+    void               *stage_data;
     void               *tmp;        /* scratch of sched.tmp_bytes */
     int                 attached;   /* plan_attach succeeded */
     nbo_mem_t          *mem;        /* the buffers' memory type (memory/) */
@@ -131,15 +179,15 @@ void nbo_comm_source_init(struct nbo_comm *c);
 /* Checks shared by every entry point; return NBO_SUCCESS or an error. */
 int nbo_request_check(nbo_request_t *req);
 
-/* Build a request from compile arguments (libnbo/request.c): the memory
- * type of the buffers, the task list, the engine's registration.  sendbuf
- * and recvbuf are what the tasks address (sendbuf NULL in place).  The
- * request takes the block maps and red (NULL but for reductions), even on
- * error. */
-int nbo_request_create(struct nbo_comm *c, const nbo_sched_args_t *args,
-                       void *sendbuf, void *recvbuf,
-                       nbo_block_map_t *smap, nbo_block_map_t *rmap, nbo_reduce_t *red,
-                       int persistent, struct nbo_request **out);
+/* Build a request from a described call whose plan's args are complete
+ * (libnbo/request.c): the memory type of the buffers, the task list, the
+ * engine's registration.  The request takes all of parts, even on error. */
+int nbo_request_create(struct nbo_comm *c, nbo_coll_parts_t *parts, int persistent,
+                       struct nbo_request **out);
+
+/* Compile r's plan with another choice and re-arm it (plan.c; lock not
+ * held, r inactive and persistent, every rank alike between two starts). */
+int nbo_plan_rebuild(struct nbo_request *r, const nbo_choice_t *choice);
 
 /* One call of a collective, as its entry point received it (coll.c runs
  * every collective through one path: validate, describe in bytes, check,
@@ -162,16 +210,8 @@ typedef struct nbo_coll_call {
 /* Validate, compile and (unless persistent) start a call. */
 int nbo_coll_start(const nbo_coll_call_t *k, nbo_comm_t comm, nbo_request_t *req);
 
-/* Reductions (reduce.c): validate the op and type and describe the call in
- * bytes: *red, the block maps of the buffers the tasks address, and the
- * per-peer arrays of args (sbytes, sdispl, rbytes, rdispl in bytes[4][P]).
- * On error nothing is left to free. */
-int nbo_reduce_prepare(const nbo_coll_call_t *k, struct nbo_comm *c, nbo_reduce_t **red,
-                       nbo_block_map_t *smap, nbo_block_map_t *rmap, size_t *bytes);
-void nbo_reduce_free(nbo_reduce_t *red);
-/* Per start: copy the input to the scratch; at the end, the result back. */
-int nbo_reduce_stage_in(nbo_reduce_t *red, MPI_Comm comm);
-int nbo_reduce_stage_out(nbo_reduce_t *red, MPI_Comm comm);
+/* Allocate r's run state for its compiled plan (request.c; lock not held). */
+int nbo_request_arm(struct nbo_request *r);
 
 /* Free a request that is not running (lock held). */
 void nbo_request_destroy(struct nbo_request *r);
@@ -197,10 +237,18 @@ void nbo_request_advance(struct nbo_request *r);
 void nbo_request_fail(struct nbo_request *r, int err);
 
 /* NBO_CHECK: agree across ranks that the call matches (check.c): the same
- * collective, persistent or not, the same root, and what each rank sends a
- * peer (sbytes[peer]) is what the peer expects from it (rbytes[rank]). */
-int nbo_check_call(struct nbo_comm *c, nbo_coll_t coll, int persistent, int root,
-                   const size_t *sbytes, const size_t *rbytes);
+ * collective, persistent or not, the same root and choice, and what each
+ * rank sends a peer (sb[i] to speers[i], in list order) is what that peer
+ * expects from it (rb[j] from rpeers[j], in its order). */
+typedef struct nbo_check_sig {
+    nbo_coll_t          coll;
+    int                 persistent, root;
+    nbo_choice_t        choice;
+    int                 nsend, nrecv;
+    const int          *speers, *rpeers;
+    const size_t       *sb, *rb;
+} nbo_check_sig_t;
+int nbo_check_call(struct nbo_comm *c, const nbo_check_sig_t *sig);
 
 
 #endif

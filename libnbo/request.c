@@ -52,25 +52,56 @@ static nbo_mem_side_t mem_side(const nbo_block_map_t *m, int present)
     return s;
 }
 
-int nbo_request_create(struct nbo_comm *c, const nbo_sched_args_t *args, void *sendbuf,
-                       void *recvbuf, nbo_block_map_t *smap, nbo_block_map_t *rmap,
-                       nbo_reduce_t *red, int persistent, struct nbo_request **out)
+/* The run state of a compiled plan: per-WAIT counters, scratch and what
+ * the engine sees of the list.  Lock not held. */
+int nbo_request_arm(struct nbo_request *r)
 {
-    struct nbo_request *r = calloc(1, sizeof(*r));
-    if (!r) {
-        nbo_block_map_free(smap);
-        nbo_block_map_free(rmap);
-        nbo_reduce_free(red);
+    const nbo_sched_t *s = &r->plan.sched;
+    int32_t *pending = calloc((size_t)s->ntasks + 1, sizeof(int32_t));
+    void *tmp = s->tmp_bytes ? malloc(s->tmp_bytes) : NULL;
+    if (!pending || (s->tmp_bytes && !tmp)) {
+        free(pending);
+        free(tmp);
         return NBO_ERR_NOMEM;
     }
-    r->red = red;
+    free(r->pending);
+    free(r->tmp);
+    r->pending = pending;
+    r->tmp = tmp;
+    r->background = needs_background(s) || r->mem != &nbo_mem_host;
+    r->x.tasks = s->tasks;
+    r->x.ntasks = s->ntasks;
+    r->x.buf[NBO_BUF_TMP] = r->tmp;
+    r->x.buf_len[NBO_BUF_TMP] = s->tmp_bytes;
+    return NBO_SUCCESS;
+}
+
+int nbo_request_create(struct nbo_comm *c, nbo_coll_parts_t *parts, int persistent,
+                       struct nbo_request **out)
+{
+    const nbo_sched_args_t *args = &parts->plan.args;
+    struct nbo_request *r = calloc(1, sizeof(*r));
+    if (!r) {
+        nbo_block_map_free(&parts->smap);
+        nbo_block_map_free(&parts->rmap);
+        if (parts->stage)
+            parts->stage->free(parts->stage_data);
+        nbo_plan_free(&parts->plan);
+        return NBO_ERR_NOMEM;
+    }
+    r->plan = parts->plan;
+    args = &r->plan.args;
+    r->red = parts->red;
+    r->stage = parts->stage;
+    r->stage_data = parts->stage_data;
     r->magic = NBO_REQ_MAGIC;
     r->comm = c;
     r->persistent = persistent;
     r->in_place = args->in_place;
-    r->send_map = *smap;
-    r->recv_map = *rmap;
+    r->send_map = parts->smap;
+    r->recv_map = parts->rmap;
     r->mem = &nbo_mem_host;
+    const nbo_block_map_t *smap = &r->send_map, *rmap = &r->recv_map;
 
     /* Before compiling: device buffers get host mirrors the engine runs on
      * instead (or stay, if the engine moves device memory). */
@@ -80,41 +111,29 @@ int nbo_request_create(struct nbo_comm *c, const nbo_sched_args_t *args, void *s
         .engine_device_mem = (c->caps & NBO_CAP_DEVICE_MEM) != 0,
         .progress_sleeps = c->cfg.progress == NBO_PROGRESS_THREAD && c->source.fd >= 0,
     };
-    void *buf[2] = {sendbuf, recvbuf};
+    void *buf[2] = {parts->sendbuf, parts->recvbuf};
     nbo_mem_t *m;
     int rc = nbo_mem_prepare(&mc, &m, buf);
     if (rc == NBO_SUCCESS) {
         r->mem = m;
-        /* Staging covers what the all-to-all needs: blocks that arrive
-         * whole.  Blocks reduced or forwarded after arrival do not fit it
-         * yet. */
-        if (m != &nbo_mem_host && args->coll != NBO_COLL_ALLTOALL &&
-            args->coll != NBO_COLL_ALLTOALLV)
+        /* Staging covers blocks that arrive whole (the family says so):
+         * blocks reduced or forwarded after arrival do not fit it yet. */
+        if (m != &nbo_mem_host && !parts->device_ok)
             rc = NBO_ERR_DEVICE;
         /* The codecs run on the host, on host data only. */
         if (m != &nbo_mem_host && nbo_sched_codec_on(args))
             rc = NBO_ERR_DEVICE;
     }
     if (rc == NBO_SUCCESS)
-        rc = nbo_sched_compile(args, &r->sched);
+        rc = nbo_sched_compile(args, &r->plan.sched);
     if (rc == NBO_SUCCESS) {
-        r->pending = calloc((size_t)r->sched.ntasks + 1, sizeof(int32_t));
-        if (r->sched.tmp_bytes)
-            r->tmp = malloc(r->sched.tmp_bytes);
-        if (!r->pending || (r->sched.tmp_bytes && !r->tmp))
-            rc = NBO_ERR_NOMEM;
-    }
-    if (rc == NBO_SUCCESS) {
-        r->background = needs_background(&r->sched) || m != &nbo_mem_host;
-        r->x.tasks = r->sched.tasks;
-        r->x.ntasks = r->sched.ntasks;
         r->x.buf[NBO_BUF_SEND] = buf[NBO_MEM_SEND];
         r->x.buf[NBO_BUF_RECV] = buf[NBO_MEM_RECV];
-        r->x.buf[NBO_BUF_TMP] = r->tmp;
         r->x.buf_len[NBO_BUF_SEND] = args->in_place ? 0 : smap->span;
         r->x.buf_len[NBO_BUF_RECV] = rmap->span;
-        r->x.buf_len[NBO_BUF_TMP] = r->sched.tmp_bytes;
-
+        rc = nbo_request_arm(r);
+    }
+    if (rc == NBO_SUCCESS) {
         nbo_lock();
         r->x.tag = c->seq++; /* every rank numbers its collective calls alike */
         rc = c->ops->plan_attach ? c->ops->plan_attach(c->ec, &r->x) : NBO_SUCCESS;
@@ -125,7 +144,7 @@ int nbo_request_create(struct nbo_comm *c, const nbo_sched_args_t *args, void *s
         nbo_unlock();
     }
     if (rc == NBO_SUCCESS) {
-        nbo_mem_plan_t plan = {.sched = &r->sched, .in_place = r->in_place, .buf = r->x.buf,
+        nbo_mem_plan_t plan = {.sched = &r->plan.sched, .in_place = r->in_place, .buf = r->x.buf,
                                .last_activity = &r->last_activity};
         void *map_base[2] = {r->send_map.base, r->recv_map.base};
         rc = r->mem->ops->attach(r->mem, &plan, map_base);
@@ -154,10 +173,11 @@ void nbo_request_destroy(struct nbo_request *r)
         c->live--;
     }
     r->mem->ops->free(r->mem);
-    nbo_sched_destroy(&r->sched);
+    nbo_plan_free(&r->plan);
     nbo_block_map_free(&r->send_map);
     nbo_block_map_free(&r->recv_map);
-    nbo_reduce_free(r->red);
+    if (r->stage)
+        r->stage->free(r->stage_data);
     free(r->pending);
     free(r->tmp);
     r->magic = 0;
@@ -175,8 +195,8 @@ static void request_finish(struct nbo_request *r, int status)
 int nbo_request_begin(struct nbo_request *r)
 {
     struct nbo_comm *c = r->comm;
-    for (int i = 0; i < r->sched.ntasks; i++)
-        r->pending[i] = r->sched.tasks[i].kind == NBO_TASK_WAIT ? r->sched.tasks[i].wait : 0;
+    for (int i = 0; i < r->plan.sched.ntasks; i++)
+        r->pending[i] = r->plan.sched.tasks[i].kind == NBO_TASK_WAIT ? r->plan.sched.tasks[i].wait : 0;
     r->cursor = 0;
     r->posted = 0;
     r->status = NBO_SUCCESS;
@@ -187,7 +207,8 @@ int nbo_request_begin(struct nbo_request *r)
     LIST_INSERT_HEAD(&c->active, r, active_link);
     int rc = r->mem->ops->begin(r->mem); /* device memory: start copying send data off the GPU */
     if (rc == NBO_SUCCESS)
-        rc = nbo_reduce_stage_in(r->red, c->comm); /* a non-contiguous type: to scratch */
+        if (r->stage && r->stage->in) /* a reduction's non-contiguous type: to scratch */
+            rc = r->stage->in(r->stage_data, c->comm);
     if (rc != NBO_SUCCESS) {
         nbo_request_fail(r, rc);
         return NBO_SUCCESS; /* reported by test/wait, as any failure */
@@ -206,9 +227,9 @@ void nbo_exec_complete(nbo_exec_t *x, int task, int status)
             r->status = status; /* the poll loop fails the request */
         return;
     }
-    r->pending[r->sched.tasks[task].wait]--;
+    r->pending[r->plan.sched.tasks[task].wait]--;
     r->last_activity = nbo_now();
-    if (r->sched.tasks[task].kind == NBO_TASK_RECV) {
+    if (r->plan.sched.tasks[task].kind == NBO_TASK_RECV) {
         int rc = r->mem->ops->received(r->mem, task); /* device memory: copy the block back */
         if (rc != NBO_SUCCESS && r->status == NBO_SUCCESS)
             r->status = rc;
@@ -253,7 +274,7 @@ static int run_local(struct nbo_request *r, const nbo_task_t *t)
     }
     case NBO_TASK_ENCODE:
     case NBO_TASK_DECODE: {
-        const nbo_sched_t *s = &r->sched;
+        const nbo_sched_t *s = &r->plan.sched;
         int rc = (t->kind == NBO_TASK_ENCODE ? nbo_codec_encode : nbo_codec_decode)(
             s->codec, s->codec_rate, s->codec_elem, b[t->src_buf] + t->src_off, t->len,
             b[t->buf] + t->off);
@@ -270,8 +291,8 @@ static int run_local(struct nbo_request *r, const nbo_task_t *t)
 void nbo_request_advance(struct nbo_request *r)
 {
     struct nbo_comm *c = r->comm;
-    const nbo_task_t *tasks = r->sched.tasks;
-    while (r->state == REQ_ACTIVE && r->cursor < r->sched.ntasks) {
+    const nbo_task_t *tasks = r->plan.sched.tasks;
+    while (r->state == REQ_ACTIVE && r->cursor < r->plan.sched.ntasks) {
         const nbo_task_t *t = &tasks[r->cursor];
         if (t->kind == NBO_TASK_WAIT) {
             if (r->pending[r->cursor] > 0)
@@ -279,7 +300,7 @@ void nbo_request_advance(struct nbo_request *r)
             r->cursor++;
         } else if (t->kind == NBO_TASK_SEND || t->kind == NBO_TASK_RECV) {
             int n = 1;
-            while (r->cursor + n < r->sched.ntasks &&
+            while (r->cursor + n < r->plan.sched.ntasks &&
                    (tasks[r->cursor + n].kind == NBO_TASK_SEND ||
                     tasks[r->cursor + n].kind == NBO_TASK_RECV))
                 n++;
@@ -310,10 +331,13 @@ void nbo_request_advance(struct nbo_request *r)
             r->cursor++;
         }
     }
-    if (r->state == REQ_ACTIVE && r->cursor == r->sched.ntasks && r->posted == 0) {
+    if (r->state == REQ_ACTIVE && r->cursor == r->plan.sched.ntasks && r->posted == 0) {
         int done = r->mem->ops->finish(r->mem); /* device memory: copies back */
         if (done > 0)
-            done = nbo_reduce_stage_out(r->red, c->comm) == NBO_SUCCESS ? 1 : NBO_ERR_MPI;
+            done = !r->stage || !r->stage->out ||
+                           r->stage->out(r->stage_data, c->comm) == NBO_SUCCESS
+                       ? 1
+                       : NBO_ERR_MPI;
         if (done < 0)
             nbo_request_fail(r, done);
         else if (done)
@@ -482,7 +506,7 @@ int nbo_request_algorithm(nbo_request_t req, nbo_algorithm_t *alg)
         return rc;
     if (!alg)
         return NBO_ERR_ARG;
-    *alg = req->sched.algorithm;
+    *alg = req->plan.sched.algorithm;
     return NBO_SUCCESS;
 }
 
@@ -495,6 +519,6 @@ int nbo_request_print(nbo_request_t req, FILE *out)
         return NBO_ERR_ARG;
     fprintf(out, "# rank %d of %d, tag %u, %s\n", req->comm->rank, req->comm->size, req->x.tag,
             req->persistent ? "persistent" : "non-persistent");
-    nbo_sched_print(&req->sched, out);
+    nbo_sched_print(&req->plan.sched, out);
     return NBO_SUCCESS;
 }

@@ -1,6 +1,7 @@
 /*
  * sched_algs.h - the algorithm tables: each collective's compilers and the
- * conditions under which each one may run and AUTO picks it.
+ * conditions under which each one may run and AUTO picks it (the tables
+ * live with their families: libnbo/coll/alltoall_algs.c and the like).
  *
  * One table per collective (an algorithm id such as Bruck may serve several
  * collectives, with a compiler for each), listed in the order AUTO tries
@@ -24,20 +25,20 @@ typedef struct nbo_sched_alg {
     int                  pow2_only;    /* needs P a power of two */
     int                  commutative_only; /* reductions: needs a commutative op */
     int                  no_codec;     /* not with compressed blocks (codec.h) */
+    int                  peer_lists;   /* compiles any peer lists, not only
+                                          every rank in order (schedule.h) */
     /* AUTO takes a fitting entry when this says so; NULL: always. */
     int                (*auto_wants)(const nbo_sched_args_t *a);
 } nbo_sched_alg_t;
 
+/* Each family's table, in its folder libnbo/coll/ (alltoall and alltoallv
+ * share one); a call names its own in nbo_sched_args_t.algs. */
 extern const nbo_sched_alg_t nbo_alltoall_algs[];
 extern const nbo_sched_alg_t nbo_allgather_algs[];
 extern const nbo_sched_alg_t nbo_allgatherv_algs[];
 extern const nbo_sched_alg_t nbo_bcast_algs[];
 extern const nbo_sched_alg_t nbo_allreduce_algs[];
 extern const nbo_sched_alg_t nbo_reduce_scatter_block_algs[];
-
-/* The table of a collective (alltoall and alltoallv share one), or NULL
- * for one that has none. */
-const nbo_sched_alg_t *nbo_sched_algs(nbo_coll_t coll);
 
 /* The compilers. */
 int nbo_compile_pairwise(const nbo_sched_args_t *a, sched_build_t *b);

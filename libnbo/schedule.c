@@ -6,9 +6,10 @@
 
 #include <stdlib.h>
 
-static int fits(const nbo_sched_alg_t *e, const nbo_sched_args_t *a)
+/* all: the peer lists are every rank in order (nbo_sched_all_ranks). */
+static int fits(const nbo_sched_alg_t *e, const nbo_sched_args_t *a, int all)
 {
-    return (a->uniform || !e->uniform_only) && a->size >= e->min_ranks &&
+    return (all || e->peer_lists) && (a->uniform || !e->uniform_only) && a->size >= e->min_ranks &&
            (!e->pow2_only || sched_is_pow2(a->size)) && (!e->commutative_only || a->commutative) &&
            (!e->no_codec || !nbo_sched_codec_on(a));
 }
@@ -17,29 +18,63 @@ static int fits(const nbo_sched_alg_t *e, const nbo_sched_args_t *a)
  * first that fits and AUTO wants, else the last (which fits every call). */
 static const nbo_sched_alg_t *choose(const nbo_sched_alg_t *table, const nbo_sched_args_t *a)
 {
+    const int all = nbo_sched_all_ranks(a);
     const nbo_sched_alg_t *e;
     if (a->algorithm != NBO_ALG_AUTO)
         for (e = table; e->compile; e++)
-            if (e->id == a->algorithm && fits(e, a))
+            if (e->id == a->algorithm && fits(e, a, all))
                 return e;
     for (e = table; e[1].compile; e++)
-        if (fits(e, a) && (!e->auto_wants || e->auto_wants(a)))
+        if (fits(e, a, all) && (!e->auto_wants || e->auto_wants(a)))
             return e;
     return e;
 }
 
+int nbo_sched_all_ranks(const nbo_sched_args_t *a)
+{
+    if (!a->speers && !a->rpeers)
+        return a->nsend == 0 && a->nrecv == 0;
+    if (!a->speers || !a->rpeers || a->nsend != a->size || a->nrecv != a->size)
+        return 0;
+    for (int i = 0; i < a->size; i++)
+        if (a->speers[i] != i || a->rpeers[i] != i)
+            return 0;
+    return 1;
+}
+
+/* Lists of ranks within 0..P-1, with their byte arrays (NULL lists:
+ * every rank, the arrays of P entries). */
+static int lists_valid(const nbo_sched_args_t *a)
+{
+    const int ns = a->speers || a->rpeers ? a->nsend : a->size;
+    const int nr = a->speers || a->rpeers ? a->nrecv : a->size;
+    if (ns < 0 || nr < 0 || (ns && (!a->sbytes || !a->sdispl)) ||
+        (nr && (!a->rbytes || !a->rdispl)))
+        return 0;
+    if (!a->speers && !a->rpeers)
+        return 1;
+    if ((ns && !a->speers) || (nr && !a->rpeers))
+        return 0;
+    for (int i = 0; i < ns; i++)
+        if (a->speers[i] < 0 || a->speers[i] >= a->size)
+            return 0;
+    for (int i = 0; i < nr; i++)
+        if (a->rpeers[i] < 0 || a->rpeers[i] >= a->size)
+            return 0;
+    return 1;
+}
+
 nbo_algorithm_t nbo_sched_choose(const nbo_sched_args_t *a)
 {
-    const nbo_sched_alg_t *table = nbo_sched_algs(a->coll);
-    return table ? choose(table, a)->id : NBO_ALG_AUTO;
+    return a->algs ? choose(a->algs, a)->id : NBO_ALG_AUTO;
 }
 
 int nbo_sched_compile(const nbo_sched_args_t *a, nbo_sched_t *out)
 {
     if (!a || !out || a->size < 1 || a->rank < 0 || a->rank >= a->size || a->window < 1 ||
-        !a->sbytes || !a->sdispl || !a->rbytes || !a->rdispl || !nbo_sched_algs(a->coll))
+        !a->algs || !a->algs->compile || !lists_valid(a))
         return NBO_ERR_ARG;
-    const nbo_sched_alg_t *alg = choose(nbo_sched_algs(a->coll), a);
+    const nbo_sched_alg_t *alg = choose(a->algs, a);
     sched_build_t b;
     sched_build_start(&b, out);
     out->algorithm = alg->id;

@@ -74,6 +74,16 @@ typedef struct nbo_task {
  * byte offsets straight into the user buffers; a non-contiguous side is
  * marked and addressed by packed offsets instead.
  *
+ * Peers are explicit: speers[nsend] are the ranks this rank sends to and
+ * rpeers[nrecv] those it receives from, in order (a rank may repeat: the
+ * k-th block to a peer is the k-th message to it), and sbytes/sdispl,
+ * rbytes/rdispl follow those lists.  The collectives below list every rank
+ * 0..P-1 in order (lists NULL with nsend = nrecv = 0 say the same), so
+ * their arrays are indexed by rank; the algorithms that need that
+ * structure run only then, and a call with other lists (a neighbourhood
+ * collective) takes an entry of its table marked peer_lists.  A block
+ * index (PACK/UNPACK) is a list position.
+ *
  * How each collective fills the arrays (all: size, rank, window, algorithm,
  * coll, send_contig/recv_contig, in_place; a non-contiguous side goes through
  * PACK/UNPACK by block index; PACK in place packs the RECEIVE buffer's block):
@@ -109,10 +119,15 @@ typedef struct nbo_task {
 typedef struct nbo_sched_args {
     int           size;           /* P */
     int           rank;
-    const size_t *sbytes;         /* [P] bytes sent to each peer            */
-    const size_t *sdispl;         /* [P] byte offset of each send block     */
-    const size_t *rbytes;         /* [P] bytes received from each peer      */
-    const size_t *rdispl;         /* [P] byte offset of each recv block     */
+    int           nsend, nrecv;   /* entries of the peer lists (above)      */
+    const int    *speers;         /* [nsend] ranks sent to, in order        */
+    const int    *rpeers;         /* [nrecv] ranks received from, in order  */
+    const size_t *sbytes;         /* [nsend] bytes sent to each peer        */
+    const size_t *sdispl;         /* [nsend] byte offset of each send block */
+    const size_t *rbytes;         /* [nrecv] bytes received from each peer  */
+    const size_t *rdispl;         /* [nrecv] byte offset of each recv block */
+    const struct nbo_sched_alg *algs; /* the collective's algorithm table
+                                     (its family's, sched_algs.h)          */
     int           send_contig;    /* 0: blocks must be PACKed to scratch    */
     int           recv_contig;    /* 0: blocks arrive in scratch, UNPACKed  */
     int           in_place;       /* send data is in the recv buffer        */
@@ -173,5 +188,8 @@ const char *nbo_task_kind_name(int kind);
 
 /* The algorithm AUTO resolves to for these arguments. */
 nbo_algorithm_t nbo_sched_choose(const nbo_sched_args_t *args);
+
+/* 1 when the peer lists are every rank 0..P-1 in order, both ways. */
+int nbo_sched_all_ranks(const nbo_sched_args_t *args);
 
 #endif /* NBO_SCHEDULE_H */

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../libnbo/schedule.h"
+#include "../../libnbo/sched_algs.h"
 #include "sched_check.h" /* tests/unit: the invariants, shared */
 
 #define MAXP 40
@@ -45,6 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         .size = P,
         .rank = rank,
         .uniform = uniform,
+        .algs = nbo_alltoall_algs,
         .in_place = in_place,
         .send_contig = send_contig,
         .recv_contig = recv_contig,

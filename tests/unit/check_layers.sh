@@ -16,7 +16,7 @@ declare -A allowed=(
   [progress]="util/util.h util/list.h"
   [offload]="offload/engine.h libnbo/schedule.h util/util.h util/list.h util/mpi_compat.h"
   [memory]="memory/memory.h libnbo/schedule.h util/util.h util/list.h"
-  [libnbo]="offload/engine.h progress/progress.h memory/memory.h util/util.h util/list.h util/mpi_compat.h"
+  [libnbo]="offload/engine.h progress/progress.h memory/memory.h util/util.h util/list.h util/mpi_compat.h libnbo/core.h libnbo/sched_algs.h"
 )
 fail=0 n=0
 for layer in "${!allowed[@]}"; do

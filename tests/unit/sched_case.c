@@ -1,6 +1,7 @@
 /* sched_case.c - build the per-rank byte layout of a test case. */
 #include "sched_case.h"
 #include "../../libnbo/codec.h"
+#include "../../libnbo/sched_algs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +125,7 @@ nbo_sched_args_t sched_case_args(const sched_case_t *c, int r)
         .recv_contig = c->recv_contig,
         .in_place = c->in_place,
         .uniform = c->counts == COUNTS_UNIFORM,
+        .algs = nbo_alltoall_algs,
         .algorithm = c->algorithm,
         .window = c->window,
         .bruck_max = c->bruck_max,

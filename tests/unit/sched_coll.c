@@ -1,5 +1,6 @@
 /* sched_coll.c - cases of the collectives beyond the all-to-all (see sched_coll.h). */
 #include "sched_coll.h"
+#include "../../libnbo/sched_algs.h"
 #include "sched_sim.h"
 
 #include <stdio.h>
@@ -151,6 +152,19 @@ void coll_case_free(coll_case_t *c)
     c->sspan = c->rspan = NULL;
 }
 
+/* The table of each collective, as its family's descriptor names it. */
+static const nbo_sched_alg_t *coll_algs(nbo_coll_t coll)
+{
+    switch (coll) {
+    case NBO_COLL_ALLGATHER:  return nbo_allgather_algs;
+    case NBO_COLL_ALLGATHERV: return nbo_allgatherv_algs;
+    case NBO_COLL_BCAST:      return nbo_bcast_algs;
+    case NBO_COLL_ALLREDUCE:  return nbo_allreduce_algs;
+    case NBO_COLL_REDUCE_SCATTER_BLOCK: return nbo_reduce_scatter_block_algs;
+    default:                  return nbo_alltoall_algs;
+    }
+}
+
 nbo_sched_args_t coll_case_args(const coll_case_t *c, int r)
 {
     nbo_sched_args_t a = {
@@ -158,7 +172,7 @@ nbo_sched_args_t coll_case_args(const coll_case_t *c, int r)
         .sbytes = c->sb[r], .sdispl = c->sd[r], .rbytes = c->rb[r], .rdispl = c->rd[r],
         .send_contig = c->send_contig, .recv_contig = c->recv_contig, .in_place = c->in_place,
         .uniform = c->coll != NBO_COLL_ALLGATHERV,
-        .coll = c->coll, .root = c->root, .elem = 8, .commutative = c->commutative,
+        .coll = c->coll, .algs = coll_algs(c->coll), .root = c->root, .elem = 8, .commutative = c->commutative,
         .algorithm = c->algorithm, .window = c->window, .bruck_max = 256,
         .small_max = c->small_max,
     };

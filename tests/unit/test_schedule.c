@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -16,6 +18,7 @@
 #include "sched_coll.h"
 #include "sched_check.h"
 #include "sched_sim.h"
+#include "../../libnbo/sched_algs.h"
 
 static const int windows[] = {1, 2, 3, 8, 64};
 #define NWINDOWS (int)(sizeof(windows) / sizeof(windows[0]))
@@ -358,6 +361,83 @@ static void coll_bad_args(void **state)
     coll_case_free(&c);
 }
 
+/* A neighbourhood over explicit peer lists: a ring of 5 where each rank
+ * sends its left neighbour one block and its right neighbour two (a
+ * repeated peer), of sizes that differ per pair and per repeat.  Pairwise
+ * is the one algorithm that takes such lists; every rank runs together in
+ * the simulator, and each received block must be the sender's k-th block
+ * to it, at its displacement. */
+enum { RING_P = 5, RING_N = 3 };
+static size_t ring_len(int s, int d, int k) { return 8 * (size_t)(1 + (s + 2 * d + k) % 3); }
+static unsigned char ring_byte(int s, int d, int k, size_t i)
+{
+    return (unsigned char)(s * 31 + d * 7 + k * 3 + (int)i);
+}
+
+static void ring_name(const void *ctx, int r, char *buf, size_t len)
+{
+    snprintf(buf, len, "ring neighbourhood (%s), rank %d", (const char *)ctx, r);
+}
+
+static void neighbourhood_ring(void **state)
+{
+    (void)state;
+    static const char *names[] = {"packed", "contiguous"};
+    for (int contig = 0; contig < 2; contig++)
+        for (int w = 1; w <= 4; w++) {
+            sim_rank_t *rk = calloc(RING_P, sizeof(*rk)); /* sched_sim_free frees it */
+            assert_non_null(rk);
+            int speers[RING_P][RING_N], rpeers[RING_P][RING_N], rk_of[RING_P][RING_N];
+            size_t sb[RING_P][RING_N], sd[RING_P][RING_N], rb[RING_P][RING_N], rd[RING_P][RING_N];
+            for (int r = 0; r < RING_P; r++) {
+                const int left = (r + RING_P - 1) % RING_P, right = (r + 1) % RING_P;
+                const int sp[RING_N] = {left, right, right}, sk[RING_N] = {0, 0, 1};
+                const int rp[RING_N] = {right, left, left}, rkk[RING_N] = {0, 0, 1};
+                size_t soff = 3, roff = 5; /* gaps before and between blocks */
+                for (int i = 0; i < RING_N; i++) {
+                    speers[r][i] = sp[i];
+                    sb[r][i] = ring_len(r, sp[i], sk[i]);
+                    sd[r][i] = soff;
+                    soff += sb[r][i] + 1;
+                    rpeers[r][i] = rp[i];
+                    rk_of[r][i] = rkk[i];
+                    rb[r][i] = ring_len(rp[i], r, rkk[i]);
+                    rd[r][i] = roff;
+                    roff += rb[r][i] + 2;
+                }
+                rk[r].a = (nbo_sched_args_t){
+                    .size = RING_P, .rank = r, .nsend = RING_N, .nrecv = RING_N,
+                    .speers = speers[r], .rpeers = rpeers[r], .sbytes = sb[r], .sdispl = sd[r],
+                    .rbytes = rb[r], .rdispl = rd[r], .send_contig = contig,
+                    .recv_contig = contig, .coll = NBO_COLL_ALLTOALLV, .algs = nbo_alltoall_algs,
+                    .elem = 1, .commutative = 1, .window = w};
+                rk[r].len[NBO_BUF_SEND] = soff;
+                rk[r].len[NBO_BUF_RECV] = roff;
+                rk[r].buf[NBO_BUF_SEND] = calloc(soff, 1);
+                rk[r].buf[NBO_BUF_RECV] = calloc(roff, 1);
+                assert_non_null(rk[r].buf[NBO_BUF_SEND]);
+                assert_non_null(rk[r].buf[NBO_BUF_RECV]);
+                for (int i = 0; i < RING_N; i++)
+                    for (size_t j = 0; j < sb[r][i]; j++)
+                        rk[r].buf[NBO_BUF_SEND][sd[r][i] + j] = ring_byte(r, sp[i], sk[i], j);
+            }
+            sim_call_t call = {.P = RING_P, .name = ring_name, .ctx = names[contig]};
+            const char *err = sched_sim_run(&call, rk);
+            if (err)
+                fail_msg("window %d: %s", w, err);
+            for (int r = 0; r < RING_P; r++) {
+                assert_int_equal(rk[r].s.algorithm, NBO_ALG_PAIRWISE);
+                for (int i = 0; i < RING_N; i++)
+                    for (size_t j = 0; j < rb[r][i]; j++)
+                        if (rk[r].buf[NBO_BUF_RECV][rd[r][i] + j] !=
+                            ring_byte(rpeers[r][i], r, rk_of[r][i], j))
+                            fail_msg("%s, window %d: rank %d block %d byte %zu", names[contig], w,
+                                     r, i, j);
+            }
+            sched_sim_free(rk, RING_P);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -372,6 +452,7 @@ int main(void)
         cmocka_unit_test(allreduce_all),
         cmocka_unit_test(reduce_scatter_block_all),
         cmocka_unit_test(coll_bad_args),
+        cmocka_unit_test(neighbourhood_ring),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

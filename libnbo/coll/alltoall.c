@@ -1,6 +1,64 @@
-/* alltoall.c - the four all-to-all entry points: each describes its call
- * for the shared path of coll.c. */
-#include "core.h"
+/* alltoall.c - the all-to-all family: alltoall and alltoallv, their entry
+ * points and their descriptors (family.h).  Every rank sends every rank a
+ * block of its own size; the table is alltoall_algs.c. */
+#include "family.h"
+
+static int validate(const nbo_coll_call_t *k, const struct nbo_comm *c)
+{
+    (void)c;
+    if (k->coll == NBO_COLL_ALLTOALLV)
+        return !k->rcounts || !k->rdispls ||
+                       (k->sendbuf != MPI_IN_PLACE && (!k->scounts || !k->sdispls))
+                   ? NBO_ERR_ARG
+                   : NBO_SUCCESS;
+    return k->rcount < 0 || (k->sendbuf != MPI_IN_PLACE && k->scount < 0) ? NBO_ERR_COUNT
+                                                                           : NBO_SUCCESS;
+}
+
+/* Both sides' block maps: what we send ourselves must fit what we receive
+ * from ourselves (and, uniform, every block block 0's size). */
+static int describe(const nbo_coll_call_t *k, struct nbo_comm *c, nbo_coll_parts_t *p)
+{
+    const int P = c->size, ip = k->sendbuf == MPI_IN_PLACE;
+    int rc = nbo_block_map_init(&p->rmap, P, k->recvbuf, k->rcounts, k->rcount, k->rdispls,
+                                k->rtype, c->comm);
+    if (rc == NBO_SUCCESS && !ip)
+        rc = nbo_block_map_init(&p->smap, P, k->sendbuf, k->scounts, k->scount, k->sdispls,
+                                k->stype, c->comm);
+    const nbo_block_map_t *s = ip ? &p->rmap : &p->smap;
+    if (rc == NBO_SUCCESS && (s->bytes[c->rank] != p->rmap.bytes[c->rank] ||
+                              (k->coll == NBO_COLL_ALLTOALL && s->bytes[0] != p->rmap.bytes[0])))
+        rc = NBO_ERR_MISMATCH;
+    if (rc == NBO_SUCCESS && !ip)
+        rc = nbo_coll_no_overlap(k, &p->smap, &p->rmap);
+    if (rc == NBO_SUCCESS)
+        rc = nbo_coll_plan_maps(p, P, s);
+    if (rc != NBO_SUCCESS) {
+        nbo_coll_parts_free(p);
+        return rc;
+    }
+    p->plan.args.send_contig = s->dt.contig;
+    p->plan.args.recv_contig = p->rmap.dt.contig;
+    p->sendbuf = ip ? NULL : (void *)k->sendbuf;
+    p->recvbuf = k->recvbuf;
+    return NBO_SUCCESS;
+}
+
+const nbo_coll_desc_t nbo_alltoall_desc = {
+    .coll = NBO_COLL_ALLTOALL,
+    .flags = NBO_COLL_F_UNIFORM | NBO_COLL_F_CODEC | NBO_COLL_F_DEVICE,
+    .algs = nbo_alltoall_algs,
+    .validate = validate,
+    .describe = describe,
+};
+
+const nbo_coll_desc_t nbo_alltoallv_desc = {
+    .coll = NBO_COLL_ALLTOALLV,
+    .flags = NBO_COLL_F_CODEC | NBO_COLL_F_DEVICE,
+    .algs = nbo_alltoall_algs,
+    .validate = validate,
+    .describe = describe,
+};
 
 static nbo_coll_call_t alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                 void *recvbuf, int recvcount, MPI_Datatype recvtype,

@@ -1,6 +1,7 @@
 /*
- * reduce.c - allreduce and reduce-scatter-block: the entry points, and the
- * description of a reduction for the shared path of coll.c.
+ * reduce.c - the reductions family: allreduce and reduce-scatter-block,
+ * their entry points and descriptors (family.h); the tables are
+ * reduce_algs.c, the staging of a non-contiguous type reduce_stage.c.
  *
  * The task list addresses whole elements of extent bytes.  A contiguous
  * type runs on the user's buffers.  Any other (MPI_DOUBLE_INT, a derived
@@ -15,20 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util/mpi_compat.h"
-#include "core.h"
-
-void nbo_reduce_free(nbo_reduce_t *red)
-{
-    if (!red)
-        return;
-    if (red->owned != MPI_DATATYPE_NULL)
-        MPI_Type_free(&red->owned);
-    free(red->in);
-    free(red->out);
-    free(red->packed);
-    free(red);
-}
+#include "reduce.h"
 
 /* Is op defined on type?  MPI's own answer, without a table of ours:
  * MPI_Allreduce of one element on a communicator of one, whose errors
@@ -69,16 +57,26 @@ static int elem_map(nbo_block_map_t *m, int P, void *buf, int at, int n, int uni
     return rc;
 }
 
-int nbo_reduce_prepare(const nbo_coll_call_t *k, struct nbo_comm *c, nbo_reduce_t **out,
-                       nbo_block_map_t *smap, nbo_block_map_t *rmap, size_t *bytes)
+static int validate(const nbo_coll_call_t *k, const struct nbo_comm *c)
+{
+    (void)c;
+    if (k->rcount < 0)
+        return NBO_ERR_COUNT;
+    if (k->op == MPI_OP_NULL)
+        return NBO_ERR_OP;
+    return NBO_SUCCESS;
+}
+
+static void reduce_free(nbo_reduce_t *red) { nbo_reduce_plain_ops.free(red); }
+
+/* The op and type judged, the buffers the tasks address (the user's, or
+ * scratch for a staged type) as elements of extent bytes, and the
+ * compiler's arrays by schedule.h's conventions. */
+static int describe(const nbo_coll_call_t *k, struct nbo_comm *c, nbo_coll_parts_t *p)
 {
     const int P = c->size, allreduce = k->coll == NBO_COLL_ALLREDUCE;
     const int ip = k->sendbuf == MPI_IN_PLACE;
-    *out = NULL;
-    memset(smap, 0, sizeof(*smap));
-    smap->owned = MPI_DATATYPE_NULL;
-    memset(rmap, 0, sizeof(*rmap));
-    rmap->owned = MPI_DATATYPE_NULL;
+    nbo_block_map_t *smap = &p->smap, *rmap = &p->rmap;
     nbo_dtype_t dt;
     int rc = nbo_dtype_query(k->rtype, c->comm, &dt);
     if (rc != NBO_SUCCESS)
@@ -127,12 +125,12 @@ int nbo_reduce_prepare(const nbo_coll_call_t *k, struct nbo_comm *c, nbo_reduce_
     /* A derived type may be freed by the user while we reduce: keep our
      * own.  Not a predefined one: predefined ops refuse derived types. */
     if (MPI_Type_get_envelope(k->rtype, &ni, &nc, &na, &combiner) != MPI_SUCCESS) {
-        nbo_reduce_free(red);
+        reduce_free(red);
         return NBO_ERR_DATATYPE;
     }
     if (combiner != MPI_COMBINER_NAMED) {
         if (MPI_Type_dup(k->rtype, &red->owned) != MPI_SUCCESS) {
-            nbo_reduce_free(red);
+            reduce_free(red);
             return NBO_ERR_MPI;
         }
         red->type = red->owned;
@@ -149,7 +147,7 @@ int nbo_reduce_prepare(const nbo_coll_call_t *k, struct nbo_comm *c, nbo_reduce_
         red->out = malloc((size_t)(ip ? n_in : n_out) * elem + 1);
         red->packed = malloc(red->packed_len + 1);
         if ((!ip && !red->in) || !red->out || !red->packed) {
-            nbo_reduce_free(red);
+            reduce_free(red);
             return NBO_ERR_NOMEM;
         }
         in_buf = red->in;
@@ -160,7 +158,7 @@ int nbo_reduce_prepare(const nbo_coll_call_t *k, struct nbo_comm *c, nbo_reduce_
     MPI_Datatype et;
     if (MPI_Type_contiguous((int)elem, MPI_BYTE, &et) != MPI_SUCCESS ||
         MPI_Type_commit(&et) != MPI_SUCCESS) {
-        nbo_reduce_free(red);
+        reduce_free(red);
         return NBO_ERR_MPI;
     }
     if (allreduce) {
@@ -177,13 +175,21 @@ int nbo_reduce_prepare(const nbo_coll_call_t *k, struct nbo_comm *c, nbo_reduce_
     if (rc != NBO_SUCCESS) {
         nbo_block_map_free(smap);
         nbo_block_map_free(rmap);
-        nbo_reduce_free(red);
+        reduce_free(red);
         return rc;
     }
 
+    p->red = red;
+    p->stage = staged ? &nbo_reduce_staged_ops : &nbo_reduce_plain_ops;
+    p->stage_data = red;
+    if ((rc = nbo_plan_lists(&p->plan, P, P)) != NBO_SUCCESS) {
+        nbo_coll_parts_free(p);
+        return rc;
+    }
+    nbo_plan_all_ranks(&p->plan, P);
     /* The compiler's arrays (schedule.h): sbytes, sdispl, rbytes, rdispl. */
-    size_t *sb = bytes, *sd = bytes + P, *rb = bytes + 2 * P, *rd = bytes + 3 * P;
-    memset(bytes, 0, 4 * (size_t)P * sizeof(size_t));
+    nbo_sched_args_t *a = &p->plan.args;
+    size_t *sb = (size_t *)a->sbytes, *sd = (size_t *)a->sdispl, *rb = (size_t *)a->rbytes;
     if (allreduce) {
         sb[0] = rb[0] = (size_t)count * elem;
     } else {
@@ -193,39 +199,46 @@ int nbo_reduce_prepare(const nbo_coll_call_t *k, struct nbo_comm *c, nbo_reduce_
         }
         rb[c->rank] = (size_t)count * elem;
     }
-    (void)rd;
-    *out = red;
+    a->elem = elem;
+    a->commutative = commutative;
+    a->send_contig = (ip ? rmap : smap)->dt.contig;
+    a->recv_contig = rmap->dt.contig;
+    p->sendbuf = ip ? NULL : in_buf;
+    p->recvbuf = out_buf;
     return NBO_SUCCESS;
 }
 
-/* Copy n elements of type from src to dst through the packed buffer: the
- * data only, never the holes. */
-static int typed_copy(nbo_reduce_t *red, const void *src, void *dst, int n, MPI_Comm comm)
+/* Every rank reduces as many bytes per block as every other. */
+static void signature(const nbo_coll_call_t *k, const struct nbo_comm *c,
+                      const nbo_coll_parts_t *p, size_t *sb, size_t *rb)
 {
-    if (n == 0)
-        return NBO_SUCCESS;
-    MPI_Count pos = 0, upos = 0;
-    if (nbo_mpi_pack(src, n, red->type, red->packed, (MPI_Count)red->packed_len, &pos, comm) !=
-            MPI_SUCCESS ||
-        nbo_mpi_unpack(red->packed, pos, &upos, dst, n, red->type, comm) != MPI_SUCCESS)
-        return NBO_ERR_MPI;
-    return NBO_SUCCESS;
+    const nbo_sched_args_t *a = &p->plan.args;
+    const size_t n = k->coll == NBO_COLL_ALLREDUCE ? a->rbytes[0] : a->rbytes[c->rank];
+    for (int i = 0; i < a->nsend; i++)
+        sb[i] = n;
+    for (int i = 0; i < a->nrecv; i++)
+        rb[i] = n;
 }
 
-int nbo_reduce_stage_in(nbo_reduce_t *red, MPI_Comm comm)
-{
-    if (!red || !red->staged)
-        return NBO_SUCCESS;
-    char *to = (char *)(red->in ? red->in : red->out) - red->shift;
-    return typed_copy(red, red->user_in, to, red->n_in, comm);
-}
+static size_t small_max(const nbo_config_t *cfg) { return cfg->allreduce_small; }
 
-int nbo_reduce_stage_out(nbo_reduce_t *red, MPI_Comm comm)
-{
-    if (!red || !red->staged)
-        return NBO_SUCCESS;
-    return typed_copy(red, (char *)red->out - red->shift, red->user_out, red->n_out, comm);
-}
+const nbo_coll_desc_t nbo_allreduce_desc = {
+    .coll = NBO_COLL_ALLREDUCE,
+    .algs = nbo_allreduce_algs,
+    .validate = validate,
+    .describe = describe,
+    .signature = signature,
+    .small_max = small_max,
+};
+
+const nbo_coll_desc_t nbo_reduce_scatter_block_desc = {
+    .coll = NBO_COLL_REDUCE_SCATTER_BLOCK,
+    .algs = nbo_reduce_scatter_block_algs,
+    .validate = validate,
+    .describe = describe,
+    .signature = signature,
+    .small_max = small_max,
+};
 
 /* ------------------------------------------------------------ entry points */
 

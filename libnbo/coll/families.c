@@ -1,0 +1,69 @@
+/* families.c - the list of collective families (family.h), and what they
+ * share. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "family.h"
+
+/* The one list: a new collective is a line here and its own files. */
+static const nbo_coll_desc_t *const families[NBO_COLL_COUNT] = {
+    [NBO_COLL_ALLTOALLV]            = &nbo_alltoallv_desc,
+    [NBO_COLL_ALLTOALL]             = &nbo_alltoall_desc,
+    [NBO_COLL_ALLGATHER]            = &nbo_allgather_desc,
+    [NBO_COLL_ALLGATHERV]           = &nbo_allgatherv_desc,
+    [NBO_COLL_BCAST]                = &nbo_bcast_desc,
+    [NBO_COLL_ALLREDUCE]            = &nbo_allreduce_desc,
+    [NBO_COLL_REDUCE_SCATTER_BLOCK] = &nbo_reduce_scatter_block_desc,
+};
+
+const nbo_coll_desc_t *nbo_coll_desc(nbo_coll_t coll)
+{
+    return (unsigned)coll < NBO_COLL_COUNT ? families[coll] : NULL;
+}
+
+int nbo_coll_one_block(int P, int at, int count, int **counts, int **displs)
+{
+    *counts = calloc((size_t)P, sizeof(int));
+    *displs = calloc((size_t)P, sizeof(int));
+    if (!*counts || !*displs)
+        return NBO_ERR_NOMEM; /* the caller frees both */
+    (*counts)[at] = count;
+    return NBO_SUCCESS;
+}
+
+int nbo_coll_no_overlap(const nbo_coll_call_t *k, const nbo_block_map_t *smap,
+                        const nbo_block_map_t *rmap)
+{
+    if (smap->hi > smap->lo && rmap->hi > rmap->lo &&
+        (const char *)k->sendbuf + smap->lo < (char *)k->recvbuf + rmap->hi &&
+        (char *)k->recvbuf + rmap->lo < (const char *)k->sendbuf + smap->hi)
+        return NBO_ERR_OVERLAP;
+    return NBO_SUCCESS;
+}
+
+int nbo_coll_plan_maps(nbo_coll_parts_t *p, int P, const nbo_block_map_t *s)
+{
+    int rc = nbo_plan_lists(&p->plan, P, P);
+    if (rc != NBO_SUCCESS)
+        return rc;
+    nbo_plan_all_ranks(&p->plan, P);
+    size_t *sb = (size_t *)p->plan.args.sbytes, *sd = (size_t *)p->plan.args.sdispl;
+    size_t *rb = (size_t *)p->plan.args.rbytes, *rd = (size_t *)p->plan.args.rdispl;
+    if (s) {
+        memcpy(sb, s->bytes, (size_t)P * sizeof(size_t));
+        memcpy(sd, s->boff, (size_t)P * sizeof(size_t));
+    }
+    memcpy(rb, p->rmap.bytes, (size_t)P * sizeof(size_t));
+    memcpy(rd, p->rmap.boff, (size_t)P * sizeof(size_t));
+    return NBO_SUCCESS;
+}
+
+void nbo_coll_parts_free(nbo_coll_parts_t *p)
+{
+    nbo_block_map_free(&p->smap);
+    nbo_block_map_free(&p->rmap);
+    if (p->stage)
+        p->stage->free(p->stage_data);
+    p->stage = NULL;
+    nbo_plan_free(&p->plan);
+}
