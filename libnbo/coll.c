@@ -128,7 +128,7 @@ int nbo_coll_start(const coll_call_t *k, nbo_comm_t comm, nbo_request_t *req)
     nbo_coll_parts_t p;
     if ((rc = describe(k, c, d, &p)) != NBO_SUCCESS)
         return rc;
-    nbo_choice_t choice = {.algorithm = c->cfg.algorithm, .window = c->cfg.window};
+    const nbo_choice_t choice = nbo_select(&p.plan.args, &c->cfg);
     p.plan.args.algorithm = choice.algorithm;
     p.plan.args.window = choice.window;
     if (c->cfg.check && (rc = check(c, k, d, &p, &choice)) != NBO_SUCCESS) {

@@ -111,6 +111,10 @@ typedef struct nbo_choice {
     int             window;    /* W >= 1 */
 } nbo_choice_t;
 
+/* The choice for the described call (args complete but for algorithm and
+ * window), a function only of what every rank shares (select.c). */
+nbo_choice_t nbo_select(const nbo_sched_args_t *args, const nbo_config_t *cfg);
+
 /* A call as its family describes it (coll/family.h), what a request is
  * built from: the request takes all of it, even on error. */
 typedef struct nbo_coll_parts {

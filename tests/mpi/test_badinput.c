@@ -121,6 +121,27 @@ static void checked_mismatch(void)
     MT_EXPECT(NBO_SUCCESS, nbo_comm_free(&chk));
 }
 
+/* NBO_CHECK=1: ranks configured with different windows would compile
+ * lists that do not match; the choice is part of the signature, so every
+ * rank gets NBO_ERR_MISMATCH instead of a hang. */
+static void checked_choice_mismatch(void)
+{
+    nbo_config_t cfg;
+    nbo_comm_t chk;
+    nbo_request_t req;
+    if (mt_size < 2)
+        return;
+    mt_config(&cfg, NBO_ALG_PAIRWISE);
+    MT_OK(nbo_config_set(&cfg, "NBO_CHECK", "1"));
+    MT_OK(nbo_config_set(&cfg, "NBO_WINDOW", mt_rank % 2 ? "4" : "1"));
+    MT_OK(nbo_comm_create(MPI_COMM_WORLD, &cfg, &chk));
+    if (mt_failures())
+        return;
+    BAD(NBO_ERR_MISMATCH, nbo_ialltoall(sbuf, N, MPI_BYTE, rbuf, N, MPI_BYTE, chk, &req));
+    BAD(NBO_ERR_MISMATCH, nbo_alltoall_init(sbuf, N, MPI_BYTE, rbuf, N, MPI_BYTE, chk, &req));
+    MT_EXPECT(NBO_SUCCESS, nbo_comm_free(&chk));
+}
+
 static void communicators(void)
 {
     nbo_request_t req;
@@ -266,6 +287,7 @@ int main(int argc, char **argv)
         still_works(comm, 1);
         communicators();
         checked_mismatch();
+        checked_choice_mismatch();
         still_works(comm, 2);
         requests(comm);
         still_works(comm, 3);
