@@ -42,3 +42,50 @@ void nbo_plan_free(nbo_plan_t *p)
     p->peers = NULL;
     p->bytes = NULL;
 }
+
+/* Compile first, outside the lock: on error the request keeps its plan.
+ * The engine's registration covers the task list and buffers, so it is
+ * detached from the old list and attached to the new one. */
+int nbo_plan_rebuild(struct nbo_request *r, const nbo_choice_t *choice)
+{
+    if (!r->persistent || !choice || choice->window < 1)
+        return NBO_ERR_ARG;
+    if (r->state != REQ_INACTIVE)
+        return NBO_ERR_ACTIVE;
+    if (r->mem != &nbo_mem_host) /* a memory type attached itself to the old list */
+        return NBO_ERR_DEVICE;
+    struct nbo_comm *c = r->comm;
+    nbo_plan_t *p = &r->plan;
+    nbo_sched_args_t a = p->args;
+    a.algorithm = choice->algorithm;
+    a.window = choice->window;
+    nbo_sched_t s;
+    int rc = nbo_sched_compile(&a, &s);
+    if (rc != NBO_SUCCESS)
+        return rc;
+    nbo_lock();
+    if (r->attached && c->ops->plan_detach)
+        c->ops->plan_detach(c->ec, &r->x);
+    nbo_sched_t old = p->sched; /* the list that goes: the old one, or the new on error */
+    p->sched = s;
+    rc = nbo_request_arm(r);
+    if (rc == NBO_SUCCESS)
+        p->args = a;
+    else { /* the old run state is still there */
+        p->sched = old;
+        old = s;
+        r->x.tasks = p->sched.tasks;
+        r->x.ntasks = p->sched.ntasks;
+    }
+    if (r->attached && c->ops->plan_attach) {
+        int arc = c->ops->plan_attach(c->ec, &r->x);
+        if (arc != NBO_SUCCESS) { /* only nbo_request_free is left to it */
+            r->attached = 0;
+            c->live--;
+            rc = rc == NBO_SUCCESS ? arc : rc;
+        }
+    }
+    nbo_unlock();
+    nbo_sched_destroy(&old);
+    return rc;
+}
