@@ -216,9 +216,10 @@ static int compile_lists(const nbo_sched_args_t *a, sched_build_t *b)
     const int ns = a->nsend, nr = a->nrecv;
     size_t *roff = calloc((size_t)nr + 1, sizeof(size_t));
     size_t *soff = calloc((size_t)ns + 1, sizeof(size_t));
-    int *idx = malloc(((size_t)(ns > nr ? ns : nr) + 1) * sizeof(int));
-    if (!roff || !soff || !idx) {
-        free(roff); free(soff); free(idx);
+    int *ridx = malloc(((size_t)nr + 1) * sizeof(int));      /* the receives, waited for last */
+    int *widx = malloc(((size_t)a->window + 1) * sizeof(int)); /* a window's sends */
+    if (!roff || !soff || !ridx || !widx) {
+        free(roff); free(soff); free(ridx); free(widx);
         return NBO_ERR_NOMEM;
     }
     size_t tmp = 0;
@@ -237,14 +238,7 @@ static int compile_lists(const nbo_sched_args_t *a, sched_build_t *b)
                     ? sched_build_recv(b, a->rpeers[i], NBO_BUF_RECV, a->rdispl[i], a->rbytes[i])
                     : sched_build_recv(b, a->rpeers[i], NBO_BUF_TMP, roff[i], a->rbytes[i]);
         if (t >= 0)
-            idx[n++] = t;
-    }
-    int *ridx = idx; /* the receives' indices, waited for last */
-    int nrecv_tasks = n;
-    int *widx = malloc(((size_t)a->window + 1) * sizeof(int));
-    if (!widx) {
-        free(roff); free(soff); free(idx);
-        return NBO_ERR_NOMEM;
+            ridx[n++] = t;
     }
     for (int first = 0; first < ns; first += a->window) {
         int last = first + a->window < ns ? first + a->window : ns, m = 0;
@@ -261,13 +255,13 @@ static int compile_lists(const nbo_sched_args_t *a, sched_build_t *b)
         }
         sched_build_wait(b, widx, m);
     }
-    sched_build_wait(b, ridx, nrecv_tasks);
+    sched_build_wait(b, ridx, n);
     for (int i = 0; i < nr && !a->recv_contig; i++)
         sched_build_unpack(b, i, NBO_BUF_TMP, roff[i], a->rbytes[i]);
     free(widx);
     free(roff);
     free(soff);
-    free(idx);
+    free(ridx);
     return NBO_SUCCESS;
 }
 

@@ -190,7 +190,9 @@ int nbo_request_create(struct nbo_comm *c, nbo_coll_parts_t *parts, int persiste
                        struct nbo_request **out);
 
 /* Compile r's plan with another choice and re-arm it (plan.c; lock not
- * held, r inactive and persistent, every rank alike between two starts). */
+ * held, r inactive and persistent, every rank alike between two starts).
+ * On a compile error r keeps its plan; if the engine refuses the new
+ * list's registration, r may only be freed. */
 int nbo_plan_rebuild(struct nbo_request *r, const nbo_choice_t *choice);
 
 /* One call of a collective, as its entry point received it (coll.c runs

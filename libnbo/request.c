@@ -79,7 +79,6 @@ int nbo_request_arm(struct nbo_request *r)
 int nbo_request_create(struct nbo_comm *c, nbo_coll_parts_t *parts, int persistent,
                        struct nbo_request **out)
 {
-    const nbo_sched_args_t *args = &parts->plan.args;
     struct nbo_request *r = calloc(1, sizeof(*r));
     if (!r) {
         nbo_block_map_free(&parts->smap);
@@ -90,7 +89,7 @@ int nbo_request_create(struct nbo_comm *c, nbo_coll_parts_t *parts, int persiste
         return NBO_ERR_NOMEM;
     }
     r->plan = parts->plan;
-    args = &r->plan.args;
+    const nbo_sched_args_t *args = &r->plan.args;
     r->red = parts->red;
     r->stage = parts->stage;
     r->stage_data = parts->stage_data;

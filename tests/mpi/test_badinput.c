@@ -5,8 +5,8 @@
  * byte sizes that overflow, MPI_DATATYPE_NULL and uncommitted types, NULL
  * and freed communicators, starting an active persistent request, NULL
  * requests, freeing an active request; plus bad configurations and
- * mismatched own blocks, aliased buffers, and (NBO_CHECK) counts that
- * disagree across ranks.  A failed call leaves *req = NBO_REQUEST_NULL,
+ * mismatched own blocks, aliased buffers, and (NBO_CHECK) counts or
+ * windows that disagree across ranks.  A failed call leaves *req = NBO_REQUEST_NULL,
  * and afterwards a valid call still works and nbo_comm_free succeeds
  * (no request left live or half-posted).
  */
