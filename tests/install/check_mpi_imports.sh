@@ -16,10 +16,10 @@ mpi_names --defined-only "$pmpi" > "$tmp/served"
 fail=0
 for lib in "$@"; do
   mpi_names --undefined-only "$lib" > "$tmp/called"
-  both=$(comm -12 "$tmp/called" "$tmp/served")
+  both=$(comm -12 "$tmp/called" "$tmp/served" | tr "\n" " ")
   if [ -n "$both" ]; then
     echo "FAIL: $(basename "$lib") calls MPI names $(basename "$pmpi") serves" \
-         "(call them through util/nbo_mpi.h):" $both
+         "(call them through util/nbo_mpi.h): $both"
     fail=1
   else
     echo "ok: $(basename "$lib"): $(wc -l < "$tmp/called") MPI_ imports, none of the" \
