@@ -11,52 +11,6 @@
 
 #include "core.h"
 
-/* nbo_comm_free's agreement, bounded by NBO_TIMEOUT: a peer that died
- * after its last operation had completed everywhere leaves no broken mark,
- * and a blocking MPI_Allreduce would then wait for it forever.  A timed-out
- * MPI_Iallreduce cannot be cancelled and may still write its result, so
- * its buffers are parked here, reachable, for the life of the process (one
- * small block per communicator that timed out). */
-struct parked_agreement {
-    int in, out;
-    MPI_Request req;
-    struct parked_agreement *next;
-};
-static struct parked_agreement *parked;
-
-static int agree_bounded(MPI_Comm comm, int rc, int timeout_ms)
-{
-    struct parked_agreement *a = calloc(1, sizeof(*a));
-    if (!a)
-        return NBO_ERR_NOMEM;
-    a->in = a->out = rc;
-    /* PMPI_: libnbo-mpi serves MPI_Iallreduce, and must not see libnbo's own. */
-    if (PMPI_Iallreduce(&a->in, &a->out, 1, MPI_INT, MPI_MIN, comm, &a->req) != MPI_SUCCESS) {
-        free(a);
-        return NBO_ERR_MPI;
-    }
-    const double t0 = nbo_now();
-    for (;;) {
-        int done = 0;
-        if (PMPI_Test(&a->req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-            break; /* the request is in an unknown state: park it */
-        if (done) {
-            int all = a->out;
-            free(a);
-            return all;
-        }
-        if (timeout_ms > 0 && (nbo_now() - t0) * 1e3 > timeout_ms) {
-            rc = NBO_ERR_TIMEOUT;
-            break;
-        }
-    }
-    nbo_lock();
-    a->next = parked;
-    parked = a;
-    nbo_unlock();
-    return rc == NBO_ERR_TIMEOUT ? rc : NBO_ERR_MPI;
-}
-
 /* Every live communicator (lock held). */
 static struct nbo_comm *comms;
 
@@ -240,7 +194,9 @@ int nbo_comm_free(nbo_comm_t *comm)
     int fault = NBO_SUCCESS;
     if (!broken) {
         const int local = rc;
-        rc = agree_bounded(c->comm, rc, c->cfg.timeout_ms);
+        int all = rc;
+        const int arc = nbo_agree_min(c, &all, 1);
+        rc = arc == NBO_SUCCESS ? all : arc;
         if (local != NBO_SUCCESS) /* live requests here: never released */
             return local;
         if (rc == NBO_ERR_TIMEOUT || rc == NBO_ERR_MPI)

@@ -96,6 +96,7 @@ typedef struct nbo_plan {
     int             *peers;  /* [nsend + nrecv]: speers then rpeers */
     size_t          *bytes;  /* [2 * (nsend + nrecv)]: sbytes, sdispl, rbytes, rdispl */
     nbo_sched_t      sched;
+    int              agreed; /* persistent: the ranks agreed on its choice */
 } nbo_plan_t;
 
 /* Room in p->args for nsend and nrecv peers (their ranks and bytes zeroed):
@@ -194,6 +195,18 @@ int nbo_request_create(struct nbo_comm *c, nbo_coll_parts_t *parts, int persiste
  * On a compile error r keeps its plan; if the engine refuses the new
  * list's registration, r may only be freed. */
 int nbo_plan_rebuild(struct nbo_request *r, const nbo_choice_t *choice);
+
+/* Before a persistent request's first start (and again once a tuner clears
+ * plan.agreed, at a start every rank counts alike): every rank takes rank
+ * 0's choice, rebuilding its plan if its own differs (plan.c).  Collective;
+ * NBO_SUCCESS on every rank or an error on every rank. */
+int nbo_plan_agree(struct nbo_request *r);
+
+/* The element-wise minimum of v[0..n) over the communicator's ranks, into
+ * v (agree.c): within NBO_TIMEOUT (else NBO_ERR_TIMEOUT), progressing the
+ * process's requests meanwhile.  n <= NBO_AGREE_MAX. */
+#define NBO_AGREE_MAX 8
+int nbo_agree_min(struct nbo_comm *c, int *v, int n);
 
 /* One call of a collective, as its entry point received it (coll.c runs
  * every collective through one path: validate, describe in bytes, check,

@@ -3,6 +3,7 @@
  * lists and byte arrays they point to, and the task list.  A request owns
  * its plan; a persistent one may have it rebuilt between two starts.
  */
+#include <limits.h>
 #include <stdlib.h>
 
 #include "core.h"
@@ -88,4 +89,33 @@ int nbo_plan_rebuild(struct nbo_request *r, const nbo_choice_t *choice)
     nbo_unlock();
     nbo_sched_destroy(&old);
     return rc;
+}
+
+/* One agreement of six numbers: rank 0's choice, and the least and
+ * greatest choice of all, so that every rank knows whether any rebuilds
+ * and all then agree on how the rebuilds went.  Non-persistent calls skip
+ * this: a round trip is what a whole small collective costs; their choice
+ * is a function of what the ranks share (select.c), compared by NBO_CHECK. */
+int nbo_plan_agree(struct nbo_request *r)
+{
+    nbo_plan_t *p = &r->plan;
+    if (p->agreed)
+        return NBO_SUCCESS;
+    const int alg = (int)p->args.algorithm, win = p->args.window, root = r->comm->rank == 0;
+    int v[6] = {root ? alg : INT_MAX, root ? win : INT_MAX, alg, -alg, win, -win};
+    int rc = nbo_agree_min(r->comm, v, 6);
+    if (rc != NBO_SUCCESS)
+        return rc;
+    if (v[2] != -v[3] || v[4] != -v[5]) { /* some rank's choice is not rank 0's */
+        const nbo_choice_t choice = {.algorithm = (nbo_algorithm_t)v[0], .window = v[1]};
+        if (alg != v[0] || win != v[1])
+            rc = nbo_plan_rebuild(r, &choice);
+        int all = rc;
+        const int arc = nbo_agree_min(r->comm, &all, 1);
+        rc = arc != NBO_SUCCESS ? arc : all;
+        if (rc != NBO_SUCCESS)
+            return rc;
+    }
+    p->agreed = 1;
+    return NBO_SUCCESS;
 }

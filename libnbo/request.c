@@ -370,6 +370,8 @@ int nbo_start(nbo_request_t *req)
     struct nbo_request *r = *req;
     if (!r->persistent)
         return NBO_ERR_ARG;
+    if (!r->plan.agreed && r->state == REQ_INACTIVE && (rc = nbo_plan_agree(r)) != NBO_SUCCESS)
+        return rc;
     nbo_lock();
     if (r->state != REQ_INACTIVE)
         rc = NBO_ERR_ACTIVE;

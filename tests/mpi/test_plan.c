@@ -5,7 +5,9 @@
  * rank with another window (then, for P > 2, another algorithm), and
  * started again: the new list has the new shape (its WAITs, its
  * algorithm) and the data is right each time.  A running request refuses
- * a rebuild.  Run under valgrind in the sanitize suite: nothing leaks.
+ * a rebuild.  Ranks configured apart (rank 0 Bruck with W = 2, the others
+ * pairwise with W = 1) run rank 0's choice, agreed at the first start.
+ * Run under valgrind in the sanitize suite: nothing leaks.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +39,31 @@ static void run_once(nbo_request_t *req, unsigned char *sbuf, unsigned char *rbu
 
 /* Pairwise with window W and every block non-empty: one WAIT per window. */
 static int pairwise_waits(int W) { return (mt_size - 1 + W - 1) / W; }
+
+/* Every rank's configuration differs from rank 0's: the first start agrees
+ * on rank 0's choice, and the lists match (else the data would be wrong or
+ * the start would hang). */
+static void configured_apart(unsigned char *sbuf, unsigned char *rbuf)
+{
+    nbo_config_t cfg;
+    mt_config(&cfg, mt_rank == 0 ? NBO_ALG_BRUCK : NBO_ALG_PAIRWISE);
+    cfg.window = mt_rank == 0 ? 2 : 1;
+    nbo_comm_t comm;
+    MT_OK(nbo_comm_create(MPI_COMM_WORLD, &cfg, &comm));
+    nbo_request_t req = NBO_REQUEST_NULL;
+    MT_OK(nbo_alltoall_init(sbuf, BLOCK, MPI_BYTE, rbuf, BLOCK, MPI_BYTE, comm, &req));
+    if (!mt_failures()) {
+        run_once(&req, sbuf, rbuf, 5, "configured apart");
+        const nbo_algorithm_t want = mt_size > 2 ? NBO_ALG_BRUCK : NBO_ALG_PAIRWISE;
+        if (req->plan.args.algorithm != want || req->plan.args.window != 2 || !req->plan.agreed)
+            mt_fail("configured apart: runs %s with W = %d (agreed %d), want rank 0's %s, W = 2",
+                    nbo_algorithm_name(req->plan.args.algorithm), req->plan.args.window,
+                    req->plan.agreed, nbo_algorithm_name(want));
+        run_once(&req, sbuf, rbuf, 6, "configured apart, second start");
+        MT_OK(nbo_request_free(&req));
+    }
+    MT_EXPECT(NBO_SUCCESS, nbo_comm_free(&comm));
+}
 
 int main(int argc, char **argv)
 {
@@ -79,8 +106,9 @@ int main(int argc, char **argv)
         run_once(&req, sbuf, rbuf, 4, "after refusals");
         MT_OK(nbo_request_free(&req));
     }
+    MT_EXPECT(NBO_SUCCESS, nbo_comm_free(&comm));
+    configured_apart(sbuf, rbuf);
     free(sbuf);
     free(rbuf);
-    MT_EXPECT(NBO_SUCCESS, nbo_comm_free(&comm));
     return mt_finish();
 }
