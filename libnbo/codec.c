@@ -316,7 +316,9 @@ static int zfp_decode_data(int rate, int elem, const void *src, size_t n, void *
 }
 #endif
 
-int nbo_codec_encode(int codec, int rate, int elem, const void *src, size_t raw_bytes, void *dst)
+/* Encoding and decoding check the same things and pick the codec alike. */
+static int codec_run(int decode, int codec, int rate, int elem, const void *src,
+                     size_t raw_bytes, void *dst)
 {
     const size_t w = nbo_celem_bytes(elem);
     if (!w || raw_bytes % w || !nbo_codec_applies(codec, rate, elem))
@@ -325,35 +327,28 @@ int nbo_codec_encode(int codec, int rate, int elem, const void *src, size_t raw_
     if (!n)
         return NBO_SUCCESS;
     if (codec == NBO_CODEC_FP32) {
-        fp32_encode(src, n, dst);
+        if (decode)
+            fp32_decode(src, n, dst);
+        else
+            fp32_encode(src, n, dst);
         return NBO_SUCCESS;
     }
 #if NBO_HAVE_ZFP
-    return zfp_encode_data(rate, elem, src, n, dst,
-                           nbo_codec_wire_bytes(codec, rate, elem, raw_bytes));
-#else
-    (void)dst;
-    return NBO_ERR_CODEC;
-#endif
-}
-
-int nbo_codec_decode(int codec, int rate, int elem, const void *src, size_t raw_bytes, void *dst)
-{
-    const size_t w = nbo_celem_bytes(elem);
-    if (!w || raw_bytes % w || !nbo_codec_applies(codec, rate, elem))
-        return NBO_ERR_INTERNAL;
-    const size_t n = raw_bytes / w;
-    if (!n)
-        return NBO_SUCCESS;
-    if (codec == NBO_CODEC_FP32) {
-        fp32_decode(src, n, dst);
-        return NBO_SUCCESS;
-    }
-#if NBO_HAVE_ZFP
-    return zfp_decode_data(rate, elem, src, n, dst,
-                           nbo_codec_wire_bytes(codec, rate, elem, raw_bytes));
+    const size_t wire = nbo_codec_wire_bytes(codec, rate, elem, raw_bytes);
+    return decode ? zfp_decode_data(rate, elem, src, n, dst, wire)
+                  : zfp_encode_data(rate, elem, src, n, dst, wire);
 #else
     (void)src, (void)dst;
     return NBO_ERR_CODEC;
 #endif
+}
+
+int nbo_codec_encode(int codec, int rate, int elem, const void *src, size_t raw_bytes, void *dst)
+{
+    return codec_run(0, codec, rate, elem, src, raw_bytes, dst);
+}
+
+int nbo_codec_decode(int codec, int rate, int elem, const void *src, size_t raw_bytes, void *dst)
+{
+    return codec_run(1, codec, rate, elem, src, raw_bytes, dst);
 }

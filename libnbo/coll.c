@@ -24,11 +24,11 @@ static int check(struct nbo_comm *c, const coll_call_t *k, const nbo_coll_desc_t
                            .speers = a->speers, .rpeers = a->rpeers, .sb = a->sbytes,
                            .rb = a->rbytes};
     size_t *own = NULL;
-    if (d->signature) {
+    if (d->family->signature) {
         own = calloc((size_t)a->nsend + (size_t)a->nrecv + 1, sizeof(size_t));
         if (!own)
             return NBO_ERR_NOMEM;
-        d->signature(k, c, p, own, own + a->nsend);
+        d->family->signature(k, c, p, own, own + a->nsend);
         sig.sb = own;
         sig.rb = own + a->nsend;
     }
@@ -76,7 +76,7 @@ static int describe(const coll_call_t *k, struct nbo_comm *c, const nbo_coll_des
 {
     memset(p, 0, sizeof(*p));
     p->smap.owned = p->rmap.owned = MPI_DATATYPE_NULL;
-    int rc = d->describe(k, c, p);
+    int rc = d->family->describe(k, c, p);
     if (rc != NBO_SUCCESS)
         return rc;
     nbo_sched_args_t *a = &p->plan.args;
@@ -87,7 +87,7 @@ static int describe(const coll_call_t *k, struct nbo_comm *c, const nbo_coll_des
     a->coll = k->coll;
     a->algs = d->algs;
     a->bruck_max = c->cfg.bruck_max;
-    a->small_max = d->small_max ? d->small_max(&c->cfg) : 0;
+    a->small_max = d->family->small_max ? d->family->small_max(&c->cfg) : 0;
     if (!p->red)
         a->elem = a->commutative = 1;
     /* Compression (docs/compression.md): one of the four floating-point
@@ -120,7 +120,7 @@ int nbo_coll_start(const coll_call_t *k, nbo_comm_t comm, nbo_request_t *req)
     const nbo_coll_desc_t *d = nbo_coll_desc(k->coll);
     if (!d)
         return NBO_ERR_INTERNAL;
-    int rc = d->validate(k, c);
+    int rc = d->family->validate(k, c);
     if (rc == NBO_SUCCESS && k->recvbuf == MPI_IN_PLACE)
         rc = NBO_ERR_BUFFER;
     if (rc != NBO_SUCCESS)

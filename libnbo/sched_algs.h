@@ -35,7 +35,6 @@ typedef struct nbo_sched_alg {
  * share one); a call names its own in nbo_sched_args_t.algs. */
 extern const nbo_sched_alg_t nbo_alltoall_algs[];
 extern const nbo_sched_alg_t nbo_allgather_algs[];
-extern const nbo_sched_alg_t nbo_allgatherv_algs[];
 extern const nbo_sched_alg_t nbo_bcast_algs[];
 extern const nbo_sched_alg_t nbo_allreduce_algs[];
 extern const nbo_sched_alg_t nbo_reduce_scatter_block_algs[];

@@ -103,30 +103,34 @@ void sched_build_decode(sched_build_t *b, int peer, nbo_buf_t dst, size_t dst_of
     codec_task(b, NBO_TASK_DECODE, peer, dst, dst_off, src, src_off, len);
 }
 
+/* A PACK or UNPACK of one block: its index and length; the caller names
+ * the scratch side (NULL: nothing to add, or no memory). */
+static nbo_task_t *block_task(sched_build_t *b, int kind, int block, size_t len)
+{
+    nbo_task_t *t = len ? append(b, kind) : NULL;
+    if (t) {
+        t->peer = block;
+        t->len = len;
+    }
+    return t;
+}
+
 void sched_build_pack(sched_build_t *b, int block, nbo_buf_t dst, size_t off, size_t len)
 {
-    if (len == 0)
-        return;
-    nbo_task_t *t = append(b, NBO_TASK_PACK);
-    if (!t)
-        return;
-    t->peer = block;
-    t->buf = (uint8_t)dst;
-    t->off = off;
-    t->len = len;
+    nbo_task_t *t = block_task(b, NBO_TASK_PACK, block, len);
+    if (t) {
+        t->buf = (uint8_t)dst;
+        t->off = off;
+    }
 }
 
 void sched_build_unpack(sched_build_t *b, int block, nbo_buf_t src, size_t off, size_t len)
 {
-    if (len == 0)
-        return;
-    nbo_task_t *t = append(b, NBO_TASK_UNPACK);
-    if (!t)
-        return;
-    t->peer = block;
-    t->src_buf = (uint8_t)src;
-    t->src_off = off;
-    t->len = len;
+    nbo_task_t *t = block_task(b, NBO_TASK_UNPACK, block, len);
+    if (t) {
+        t->src_buf = (uint8_t)src;
+        t->src_off = off;
+    }
 }
 
 size_t sched_build_own_tmp(const nbo_sched_args_t *a)

@@ -2,6 +2,7 @@
  * entry points and descriptors (family.h).  Every rank sends every rank its
  * own contribution; the tables are allgather_algs.c. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "family.h"
 
@@ -60,31 +61,26 @@ static void signature(const nbo_coll_call_t *k, const struct nbo_comm *c,
 {
     (void)k;
     const nbo_sched_args_t *a = &p->plan.args;
-    for (int i = 0; i < a->nsend; i++)
-        sb[i] = a->sbytes[c->rank];
-    for (int i = 0; i < a->nrecv; i++)
-        rb[i] = a->rbytes[i];
+    nbo_coll_sig_fill(sb, a->nsend, a->sbytes[c->rank]);
+    memcpy(rb, a->rbytes, (size_t)a->nrecv * sizeof(*rb));
 }
 
 static size_t small_max(const nbo_config_t *cfg) { return cfg->allgather_small; }
+
+static const nbo_coll_family_t family = {
+    .validate = validate, .describe = describe, .signature = signature, .small_max = small_max};
 
 const nbo_coll_desc_t nbo_allgather_desc = {
     .coll = NBO_COLL_ALLGATHER,
     .flags = NBO_COLL_F_UNIFORM,
     .algs = nbo_allgather_algs,
-    .validate = validate,
-    .describe = describe,
-    .signature = signature,
-    .small_max = small_max,
+    .family = &family,
 };
 
 const nbo_coll_desc_t nbo_allgatherv_desc = {
     .coll = NBO_COLL_ALLGATHERV,
-    .algs = nbo_allgatherv_algs,
-    .validate = validate,
-    .describe = describe,
-    .signature = signature,
-    .small_max = small_max,
+    .algs = nbo_allgather_algs,
+    .family = &family,
 };
 
 static nbo_coll_call_t allgather(nbo_coll_t coll, const void *sendbuf, int sendcount,

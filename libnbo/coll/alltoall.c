@@ -44,20 +44,21 @@ static int describe(const nbo_coll_call_t *k, struct nbo_comm *c, nbo_coll_parts
     return NBO_SUCCESS;
 }
 
+static const nbo_coll_family_t family = {
+    .validate = validate, .describe = describe};
+
 const nbo_coll_desc_t nbo_alltoall_desc = {
     .coll = NBO_COLL_ALLTOALL,
     .flags = NBO_COLL_F_UNIFORM | NBO_COLL_F_CODEC | NBO_COLL_F_DEVICE,
     .algs = nbo_alltoall_algs,
-    .validate = validate,
-    .describe = describe,
+    .family = &family,
 };
 
 const nbo_coll_desc_t nbo_alltoallv_desc = {
     .coll = NBO_COLL_ALLTOALLV,
     .flags = NBO_COLL_F_CODEC | NBO_COLL_F_DEVICE,
     .algs = nbo_alltoall_algs,
-    .validate = validate,
-    .describe = describe,
+    .family = &family,
 };
 
 static nbo_coll_call_t alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,

@@ -43,22 +43,20 @@ static void signature(const nbo_coll_call_t *k, const struct nbo_comm *c,
     (void)k;
     (void)c;
     const nbo_sched_args_t *a = &p->plan.args;
-    for (int i = 0; i < a->nsend; i++)
-        sb[i] = a->rbytes[0];
-    for (int i = 0; i < a->nrecv; i++)
-        rb[i] = a->rbytes[0];
+    nbo_coll_sig_fill(sb, a->nsend, a->rbytes[0]);
+    nbo_coll_sig_fill(rb, a->nrecv, a->rbytes[0]);
 }
 
 static size_t small_max(const nbo_config_t *cfg) { return cfg->bcast_small; }
+
+static const nbo_coll_family_t family = {
+    .validate = validate, .describe = describe, .signature = signature, .small_max = small_max};
 
 const nbo_coll_desc_t nbo_bcast_desc = {
     .coll = NBO_COLL_BCAST,
     .flags = NBO_COLL_F_IN_PLACE,
     .algs = nbo_bcast_algs,
-    .validate = validate,
-    .describe = describe,
-    .signature = signature,
-    .small_max = small_max,
+    .family = &family,
 };
 
 static nbo_coll_call_t bcast(void *buffer, int count, MPI_Datatype datatype, int root,

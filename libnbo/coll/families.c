@@ -21,6 +21,12 @@ const nbo_coll_desc_t *nbo_coll_desc(nbo_coll_t coll)
     return (unsigned)coll < NBO_COLL_COUNT ? families[coll] : NULL;
 }
 
+void nbo_coll_sig_fill(size_t *v, int n, size_t x)
+{
+    for (int i = 0; i < n; i++)
+        v[i] = x;
+}
+
 int nbo_coll_one_block(int P, int at, int count, int **counts, int **displs)
 {
     *counts = calloc((size_t)P, sizeof(int));

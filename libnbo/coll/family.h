@@ -21,10 +21,9 @@ enum {
     NBO_COLL_F_DEVICE   = 1 << 3, /* device buffers staged as whole blocks (memory/) */
 };
 
-typedef struct nbo_coll_desc {
-    nbo_coll_t             coll;
-    unsigned               flags;   /* NBO_COLL_F_* */
-    const nbo_sched_alg_t *algs;    /* AUTO's order; the last entry compiles every call */
+/* How the members of one family (one file) validate, describe and check
+ * their calls. */
+typedef struct nbo_coll_family {
     /* What the arguments alone show wrong (each class its own code). */
     int (*validate)(const nbo_coll_call_t *k, const struct nbo_comm *c);
     /* The call in bytes: block maps, the task buffers, the peer lists and
@@ -36,8 +35,16 @@ typedef struct nbo_coll_desc {
      * list order; NULL: the compiler's own sbytes and rbytes. */
     void (*signature)(const nbo_coll_call_t *k, const struct nbo_comm *c,
                       const nbo_coll_parts_t *p, size_t *sb, size_t *rb);
-    /* The size up to which AUTO takes the latency-bound algorithm. */
+    /* The size up to which AUTO takes the latency-bound algorithm (NULL: 0). */
     size_t (*small_max)(const nbo_config_t *cfg);
+} nbo_coll_family_t;
+
+/* One collective: its family, its algorithm table and what sets it apart. */
+typedef struct nbo_coll_desc {
+    nbo_coll_t               coll;
+    unsigned                 flags;  /* NBO_COLL_F_* */
+    const nbo_sched_alg_t   *algs;   /* AUTO's order; the last entry compiles every call */
+    const nbo_coll_family_t *family;
 } nbo_coll_desc_t;
 
 /* The descriptor of a collective, or NULL (families.c). */
@@ -64,6 +71,8 @@ int nbo_coll_no_overlap(const nbo_coll_call_t *k, const nbo_block_map_t *smap,
 /* Lists of every rank in p->plan: sbytes/sdispl from s (NULL: all 0),
  * rbytes/rdispl from p->rmap. */
 int nbo_coll_plan_maps(nbo_coll_parts_t *p, int P, const nbo_block_map_t *s);
+/* v[0..n) = x: the signature of a family whose blocks are all alike. */
+void nbo_coll_sig_fill(size_t *v, int n, size_t x);
 /* Undo a describe that failed midway. */
 void nbo_coll_parts_free(nbo_coll_parts_t *p);
 

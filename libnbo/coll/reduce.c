@@ -214,30 +214,25 @@ static void signature(const nbo_coll_call_t *k, const struct nbo_comm *c,
 {
     const nbo_sched_args_t *a = &p->plan.args;
     const size_t n = k->coll == NBO_COLL_ALLREDUCE ? a->rbytes[0] : a->rbytes[c->rank];
-    for (int i = 0; i < a->nsend; i++)
-        sb[i] = n;
-    for (int i = 0; i < a->nrecv; i++)
-        rb[i] = n;
+    nbo_coll_sig_fill(sb, a->nsend, n);
+    nbo_coll_sig_fill(rb, a->nrecv, n);
 }
 
 static size_t small_max(const nbo_config_t *cfg) { return cfg->allreduce_small; }
 
+static const nbo_coll_family_t family = {
+    .validate = validate, .describe = describe, .signature = signature, .small_max = small_max};
+
 const nbo_coll_desc_t nbo_allreduce_desc = {
     .coll = NBO_COLL_ALLREDUCE,
     .algs = nbo_allreduce_algs,
-    .validate = validate,
-    .describe = describe,
-    .signature = signature,
-    .small_max = small_max,
+    .family = &family,
 };
 
 const nbo_coll_desc_t nbo_reduce_scatter_block_desc = {
     .coll = NBO_COLL_REDUCE_SCATTER_BLOCK,
     .algs = nbo_reduce_scatter_block_algs,
-    .validate = validate,
-    .describe = describe,
-    .signature = signature,
-    .small_max = small_max,
+    .family = &family,
 };
 
 /* ------------------------------------------------------------ entry points */

@@ -156,8 +156,8 @@ void coll_case_free(coll_case_t *c)
 static const nbo_sched_alg_t *coll_algs(nbo_coll_t coll)
 {
     switch (coll) {
-    case NBO_COLL_ALLGATHER:  return nbo_allgather_algs;
-    case NBO_COLL_ALLGATHERV: return nbo_allgatherv_algs;
+    case NBO_COLL_ALLGATHER:
+    case NBO_COLL_ALLGATHERV: return nbo_allgather_algs;
     case NBO_COLL_BCAST:      return nbo_bcast_algs;
     case NBO_COLL_ALLREDUCE:  return nbo_allreduce_algs;
     case NBO_COLL_REDUCE_SCATTER_BLOCK: return nbo_reduce_scatter_block_algs;
