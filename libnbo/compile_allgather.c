@@ -63,6 +63,16 @@ static void own_to(const nbo_sched_args_t *a, sched_build_t *b, nbo_buf_t buf, s
         sched_build_pack(b, r, buf, off, n);
 }
 
+/* The ring and recursive doubling begin alike: the layout, with the own
+ * block already in it. */
+static int lay_out_own(const nbo_sched_args_t *a, sched_build_t *b, ag_layout_t *l)
+{
+    int rc = layout(a, b, l);
+    if (rc == NBO_SUCCESS)
+        own_to(a, b, l->buf, l->off[a->rank]);
+    return rc;
+}
+
 /* Non-contiguous receive: every block (the own one too unless it is there
  * already) leaves scratch for the user's buffer. */
 static void unpack_all(const nbo_sched_args_t *a, sched_build_t *b, const ag_layout_t *l)
@@ -79,10 +89,9 @@ int nbo_compile_allgather_ring(const nbo_sched_args_t *a, sched_build_t *b)
 {
     const int P = a->size, r = a->rank;
     ag_layout_t l;
-    int rc = layout(a, b, &l);
+    int rc = lay_out_own(a, b, &l);
     if (rc)
         return rc;
-    own_to(a, b, l.buf, l.off[r]);
     for (int s = 0; s < P - 1; s++) {
         int sb = (r - s + P) % P, rb = (r - s - 1 + P) % P;
         sched_build_post_recv(b, (r - 1 + P) % P, l.buf, l.off[rb], a->rbytes[rb]);
@@ -121,10 +130,9 @@ int nbo_compile_allgather_rd(const nbo_sched_args_t *a, sched_build_t *b)
 {
     const int P = a->size, r = a->rank;
     ag_layout_t l;
-    int rc = layout(a, b, &l);
+    int rc = lay_out_own(a, b, &l);
     if (rc)
         return rc;
-    own_to(a, b, l.buf, l.off[r]);
     for (int d = 1; d < P; d <<= 1) {
         int peer = r ^ d, mine = r & ~(d - 1), theirs = peer & ~(d - 1);
         post_blocks(a, b, &l, peer, theirs, d, 0);

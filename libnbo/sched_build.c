@@ -60,12 +60,11 @@ int sched_build_send(sched_build_t *b, int peer, nbo_buf_t buf, size_t off, size
     return comm_task(b, NBO_TASK_SEND, peer, buf, off, len);
 }
 
-void sched_build_copy(sched_build_t *b, nbo_buf_t dst, size_t dst_off,
-                      nbo_buf_t src, size_t src_off, size_t len)
+/* A local task from one named buffer range into another (COPY, REDUCE). */
+static void move_task(sched_build_t *b, int kind, nbo_buf_t dst, size_t dst_off, nbo_buf_t src,
+                      size_t src_off, size_t len)
 {
-    if (len == 0 || (dst == src && dst_off == src_off))
-        return;
-    nbo_task_t *t = append(b, NBO_TASK_COPY);
+    nbo_task_t *t = len ? append(b, kind) : NULL;
     if (!t)
         return;
     t->buf = (uint8_t)dst;
@@ -73,6 +72,13 @@ void sched_build_copy(sched_build_t *b, nbo_buf_t dst, size_t dst_off,
     t->src_buf = (uint8_t)src;
     t->src_off = src_off;
     t->len = len;
+}
+
+void sched_build_copy(sched_build_t *b, nbo_buf_t dst, size_t dst_off,
+                      nbo_buf_t src, size_t src_off, size_t len)
+{
+    if (dst != src || dst_off != src_off)
+        move_task(b, NBO_TASK_COPY, dst, dst_off, src, src_off, len);
 }
 
 static void codec_task(sched_build_t *b, int kind, int peer, nbo_buf_t dst, size_t dst_off,
@@ -245,16 +251,7 @@ void sched_build_flush(sched_build_t *b)
 void sched_build_reduce(sched_build_t *b, nbo_buf_t dst, size_t dst_off,
                         nbo_buf_t src, size_t src_off, size_t len)
 {
-    if (len == 0)
-        return;
-    nbo_task_t *t = append(b, NBO_TASK_REDUCE);
-    if (!t)
-        return;
-    t->buf = (uint8_t)dst;
-    t->off = dst_off;
-    t->src_buf = (uint8_t)src;
-    t->src_off = src_off;
-    t->len = len;
+    move_task(b, NBO_TASK_REDUCE, dst, dst_off, src, src_off, len);
 }
 
 int sched_build_finish(sched_build_t *b, int rc)
