@@ -33,24 +33,13 @@ static int describe(const nbo_coll_call_t *k, struct nbo_comm *c, nbo_coll_parts
     }
     free(c1);
     free(d1);
-    const nbo_block_map_t *s = ip ? &p->rmap : &p->smap;
-    if (rc == NBO_SUCCESS && s->bytes[c->rank] != p->rmap.bytes[c->rank])
-        rc = NBO_ERR_MISMATCH;
-    if (rc == NBO_SUCCESS && !ip)
-        rc = nbo_coll_no_overlap(k, &p->smap, &p->rmap);
-    if (rc == NBO_SUCCESS)
-        rc = nbo_coll_plan_maps(p, P, NULL);
-    if (rc != NBO_SUCCESS) {
-        nbo_coll_parts_free(p);
+    rc = nbo_coll_maps_done(k, c, p, rc, 0, 0);
+    if (rc != NBO_SUCCESS)
         return rc;
-    }
+    const nbo_block_map_t *s = ip ? &p->rmap : &p->smap;
     nbo_sched_args_t *a = &p->plan.args;
     ((size_t *)a->sbytes)[c->rank] = s->bytes[c->rank];
     ((size_t *)a->sdispl)[c->rank] = ip ? 0 : s->boff[c->rank];
-    a->send_contig = s->dt.contig;
-    a->recv_contig = p->rmap.dt.contig;
-    p->sendbuf = ip ? NULL : (void *)k->sendbuf;
-    p->recvbuf = k->recvbuf;
     return NBO_SUCCESS;
 }
 
@@ -71,17 +60,11 @@ static const nbo_coll_family_t family = {
     .validate = validate, .describe = describe, .signature = signature, .small_max = small_max};
 
 const nbo_coll_desc_t nbo_allgather_desc = {
-    .coll = NBO_COLL_ALLGATHER,
-    .flags = NBO_COLL_F_UNIFORM,
-    .algs = nbo_allgather_algs,
-    .family = &family,
-};
+    .coll = NBO_COLL_ALLGATHER, .flags = NBO_COLL_F_UNIFORM, .algs = nbo_allgather_algs,
+    .family = &family};
 
 const nbo_coll_desc_t nbo_allgatherv_desc = {
-    .coll = NBO_COLL_ALLGATHERV,
-    .algs = nbo_allgather_algs,
-    .family = &family,
-};
+    .coll = NBO_COLL_ALLGATHERV, .algs = nbo_allgather_algs, .family = &family};
 
 static nbo_coll_call_t allgather(nbo_coll_t coll, const void *sendbuf, int sendcount,
                                  MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,

@@ -25,41 +25,19 @@ static int describe(const nbo_coll_call_t *k, struct nbo_comm *c, nbo_coll_parts
     if (rc == NBO_SUCCESS && !ip)
         rc = nbo_block_map_init(&p->smap, P, k->sendbuf, k->scounts, k->scount, k->sdispls,
                                 k->stype, c->comm);
-    const nbo_block_map_t *s = ip ? &p->rmap : &p->smap;
-    if (rc == NBO_SUCCESS && (s->bytes[c->rank] != p->rmap.bytes[c->rank] ||
-                              (k->coll == NBO_COLL_ALLTOALL && s->bytes[0] != p->rmap.bytes[0])))
-        rc = NBO_ERR_MISMATCH;
-    if (rc == NBO_SUCCESS && !ip)
-        rc = nbo_coll_no_overlap(k, &p->smap, &p->rmap);
-    if (rc == NBO_SUCCESS)
-        rc = nbo_coll_plan_maps(p, P, s);
-    if (rc != NBO_SUCCESS) {
-        nbo_coll_parts_free(p);
-        return rc;
-    }
-    p->plan.args.send_contig = s->dt.contig;
-    p->plan.args.recv_contig = p->rmap.dt.contig;
-    p->sendbuf = ip ? NULL : (void *)k->sendbuf;
-    p->recvbuf = k->recvbuf;
-    return NBO_SUCCESS;
+    return nbo_coll_maps_done(k, c, p, rc, k->coll == NBO_COLL_ALLTOALL, 1);
 }
 
 static const nbo_coll_family_t family = {
     .validate = validate, .describe = describe};
 
 const nbo_coll_desc_t nbo_alltoall_desc = {
-    .coll = NBO_COLL_ALLTOALL,
-    .flags = NBO_COLL_F_UNIFORM | NBO_COLL_F_CODEC | NBO_COLL_F_DEVICE,
-    .algs = nbo_alltoall_algs,
-    .family = &family,
-};
+    .coll = NBO_COLL_ALLTOALL, .flags = NBO_COLL_F_UNIFORM | NBO_COLL_F_CODEC | NBO_COLL_F_DEVICE,
+    .algs = nbo_alltoall_algs, .family = &family};
 
 const nbo_coll_desc_t nbo_alltoallv_desc = {
-    .coll = NBO_COLL_ALLTOALLV,
-    .flags = NBO_COLL_F_CODEC | NBO_COLL_F_DEVICE,
-    .algs = nbo_alltoall_algs,
-    .family = &family,
-};
+    .coll = NBO_COLL_ALLTOALLV, .flags = NBO_COLL_F_CODEC | NBO_COLL_F_DEVICE,
+    .algs = nbo_alltoall_algs, .family = &family};
 
 static nbo_coll_call_t alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                 void *recvbuf, int recvcount, MPI_Datatype recvtype,

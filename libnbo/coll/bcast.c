@@ -53,11 +53,8 @@ static const nbo_coll_family_t family = {
     .validate = validate, .describe = describe, .signature = signature, .small_max = small_max};
 
 const nbo_coll_desc_t nbo_bcast_desc = {
-    .coll = NBO_COLL_BCAST,
-    .flags = NBO_COLL_F_IN_PLACE,
-    .algs = nbo_bcast_algs,
-    .family = &family,
-};
+    .coll = NBO_COLL_BCAST, .flags = NBO_COLL_F_IN_PLACE, .algs = nbo_bcast_algs,
+    .family = &family};
 
 static nbo_coll_call_t bcast(void *buffer, int count, MPI_Datatype datatype, int root,
                              int persistent)

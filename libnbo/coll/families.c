@@ -73,3 +73,26 @@ void nbo_coll_parts_free(nbo_coll_parts_t *p)
     p->stage = NULL;
     nbo_plan_free(&p->plan);
 }
+
+int nbo_coll_maps_done(const nbo_coll_call_t *k, const struct nbo_comm *c, nbo_coll_parts_t *p,
+                       int rc, int uniform, int send_lists)
+{
+    const int ip = k->sendbuf == MPI_IN_PLACE;
+    const nbo_block_map_t *s = ip ? &p->rmap : &p->smap, *r = &p->rmap;
+    if (rc == NBO_SUCCESS &&
+        (s->bytes[c->rank] != r->bytes[c->rank] || (uniform && s->bytes[0] != r->bytes[0])))
+        rc = NBO_ERR_MISMATCH;
+    if (rc == NBO_SUCCESS && !ip)
+        rc = nbo_coll_no_overlap(k, &p->smap, r);
+    if (rc == NBO_SUCCESS)
+        rc = nbo_coll_plan_maps(p, c->size, send_lists ? s : NULL);
+    if (rc != NBO_SUCCESS) {
+        nbo_coll_parts_free(p);
+        return rc;
+    }
+    p->plan.args.send_contig = s->dt.contig;
+    p->plan.args.recv_contig = r->dt.contig;
+    p->sendbuf = ip ? NULL : (void *)k->sendbuf;
+    p->recvbuf = k->recvbuf;
+    return NBO_SUCCESS;
+}

@@ -73,6 +73,13 @@ int nbo_coll_no_overlap(const nbo_coll_call_t *k, const nbo_block_map_t *smap,
 int nbo_coll_plan_maps(nbo_coll_parts_t *p, int P, const nbo_block_map_t *s);
 /* v[0..n) = x: the signature of a family whose blocks are all alike. */
 void nbo_coll_sig_fill(size_t *v, int n, size_t x);
+/* The end of a describe with both block maps made (rc: how that went):
+ * the own block must fit (uniform: every block block 0's size) and the
+ * buffers must not overlap; then the lists of every rank (send_lists: the
+ * send side's bytes, else all 0), the contiguity flags and the task
+ * buffers.  On error p is freed. */
+int nbo_coll_maps_done(const nbo_coll_call_t *k, const struct nbo_comm *c, nbo_coll_parts_t *p,
+                       int rc, int uniform, int send_lists);
 /* Undo a describe that failed midway. */
 void nbo_coll_parts_free(nbo_coll_parts_t *p);
 

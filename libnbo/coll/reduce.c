@@ -224,16 +224,11 @@ static const nbo_coll_family_t family = {
     .validate = validate, .describe = describe, .signature = signature, .small_max = small_max};
 
 const nbo_coll_desc_t nbo_allreduce_desc = {
-    .coll = NBO_COLL_ALLREDUCE,
-    .algs = nbo_allreduce_algs,
-    .family = &family,
-};
+    .coll = NBO_COLL_ALLREDUCE, .algs = nbo_allreduce_algs, .family = &family};
 
 const nbo_coll_desc_t nbo_reduce_scatter_block_desc = {
-    .coll = NBO_COLL_REDUCE_SCATTER_BLOCK,
-    .algs = nbo_reduce_scatter_block_algs,
-    .family = &family,
-};
+    .coll = NBO_COLL_REDUCE_SCATTER_BLOCK, .algs = nbo_reduce_scatter_block_algs,
+    .family = &family};
 
 /* ------------------------------------------------------------ entry points */
 
