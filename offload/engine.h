@@ -27,6 +27,7 @@
 
 #include <nbo.h>
 #include "../util/list.h"
+#include "../util/setting.h"
 #include "../util/util.h" /* nbo_now, nbo_agree: services every layer uses */
 #include "../libnbo/schedule.h"
 
@@ -52,6 +53,9 @@ typedef struct nbo_engine_ops {
     /* 1: never chosen by NBO_ENGINE=auto, only when asked for by name (an
      * engine not yet tested on the hardware it targets). */
     int               by_name_only;
+    /* The engine's own NBO_* variables (NULL: none), which it reads with
+     * util/setting.h's parser; nbo_info lists them under the engine. */
+    const nbo_setting_table_t *settings;
 
     /* Usable on this machine?  Local, no communication.  Returns
      * NBO_SUCCESS or NBO_ERR_ENGINE; writes a one-line detail (device,

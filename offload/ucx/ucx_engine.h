@@ -120,6 +120,18 @@ typedef struct ucx_peer {
     int                     failed;   /* NBO_ERR_* once the endpoint broke */
 } ucx_peer_t;
 
+/* The engine's NBO_* variables (ucx_settings.c). */
+typedef struct ucx_settings {
+    char tls[128], rndv_thresh[32], zcopy_thresh[32]; /* UCX parses these */
+    int  peer_errors; /* 1: PEER error mode on every endpoint */
+    int  regcache;    /* 0: register nothing ahead of a send */
+} ucx_settings_t;
+extern ucx_settings_t                 ucx_set;
+extern const nbo_setting_table_t ucx_settings_table;
+/* Read them from the environment: NBO_SUCCESS or NBO_ERR_CONFIG (named on
+ * stderr). */
+int ucx_settings_load(void);
+
 /* The process-wide context and worker. */
 typedef struct ucx_shared {
     int            refs;         /* open communicators */

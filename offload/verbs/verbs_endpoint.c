@@ -128,7 +128,7 @@ static int connect_qp(nbo_engine_comm_t *ec, int p, const wire_addr_t *their)
         return NBO_ERR_ENGINE;
     memset(&a, 0, sizeof(a));
     a.qp_state = IBV_QPS_RTS;
-    a.timeout = (uint8_t)verbs_env_int("NBO_VERBS_ACK_TIMEOUT", 14); /* 4.096 us * 2^14 = 67 ms */
+    a.timeout = (uint8_t)verbs_set.ack_timeout; /* 4.096 us * 2^14 = 67 ms */
     a.retry_cnt = 7;
     a.rnr_retry = 7; /* infinite: a receiver that is late is waited for (RNR, paper IV-A) */
     a.sq_psn = initial_psn(ec->rank, p);
@@ -155,7 +155,7 @@ int verbs_engine_open(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t 
         ec->comm = comm;
         ec->size = size;
         ec->rank = rank;
-        ec->debug = verbs_env_int("NBO_VERBS_DEBUG", 0);
+        ec->debug = verbs_set.debug;
         ec->peers = calloc((size_t)size, sizeof(*ec->peers));
         rc = ec->peers ? open_local(ec, mine) : NBO_ERR_NOMEM;
     }

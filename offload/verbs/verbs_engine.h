@@ -155,10 +155,14 @@ int  verbs_engine_event_fd(nbo_engine_comm_t *ec);
 int  verbs_engine_arm(nbo_engine_comm_t *ec);
 void verbs_engine_cancel(nbo_engine_comm_t *ec, nbo_exec_t *x);
 
-/* Environment helpers. */
-int verbs_env_int(const char *name, int dflt);
-/* NBO_ERR_CONFIG, with why, when an NBO_VERBS_* integer is not a number in
- * its range; verbs_device_open checks first, so later reads are valid. */
-int verbs_env_check(char *why, size_t len);
+/* verbs_settings.c: the NBO_VERBS_* variables, read by verbs_device_open
+ * (NBO_ERR_CONFIG, with why, for a value outside its range). */
+typedef struct verbs_settings {
+    char device[64];
+    int  port, gid_index, bounce, ack_timeout, debug;
+} verbs_settings_t;
+extern verbs_settings_t          verbs_set;
+extern const nbo_setting_table_t verbs_settings_table;
+int verbs_settings_load(char *why, size_t len);
 
 #endif

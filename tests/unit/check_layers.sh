@@ -13,10 +13,10 @@ cd "$root" || exit 2
 # folder -> interface headers (paths from the source root) it may include
 declare -A allowed=(
   [util]=""
-  [progress]="util/util.h util/list.h"
-  [offload]="offload/engine.h libnbo/schedule.h util/util.h util/list.h util/mpi_compat.h"
-  [memory]="memory/memory.h libnbo/schedule.h util/util.h util/list.h"
-  [libnbo]="offload/engine.h progress/progress.h memory/memory.h util/util.h util/list.h util/mpi_compat.h"
+  [progress]="util/util.h util/list.h util/setting.h"
+  [offload]="offload/engine.h libnbo/schedule.h util/util.h util/list.h util/mpi_compat.h util/setting.h"
+  [memory]="memory/memory.h libnbo/schedule.h util/util.h util/list.h util/setting.h"
+  [libnbo]="offload/engine.h progress/progress.h memory/memory.h util/util.h util/list.h util/mpi_compat.h util/setting.h"
 )
 fail=0 n=0
 for layer in "${!allowed[@]}"; do
