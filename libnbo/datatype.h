@@ -8,7 +8,7 @@
 #ifndef NBO_DATATYPE_H
 #define NBO_DATATYPE_H
 
-#include <mpi.h>
+#include "../util/nbo_mpi.h" /* MPI by its PMPI_ names */
 #include <stddef.h>
 
 typedef struct nbo_dtype {

@@ -21,7 +21,7 @@
 #ifndef NBO_ENGINE_H
 #define NBO_ENGINE_H
 
-#include <mpi.h>
+#include "../util/nbo_mpi.h" /* MPI by its PMPI_ names */
 #include <stddef.h>
 #include <stdint.h>
 

@@ -19,6 +19,7 @@
 #define P3O_INTERNAL_H
 
 #include <stdint.h>
+#include "../util/nbo_mpi.h" /* MPI by its PMPI_ names */
 
 /* The library is compiled with hidden visibility (meson.build): the public
  * header, included with default visibility, makes its functions the only

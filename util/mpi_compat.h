@@ -12,7 +12,7 @@
 #define NBO_MPI_COMPAT_H
 
 #include <limits.h>
-#include <mpi.h>
+#include "nbo_mpi.h" /* MPI by its PMPI_ names */
 
 #if MPI_VERSION >= 4
 

@@ -5,7 +5,7 @@
 #ifndef NBO_UTIL_H
 #define NBO_UTIL_H
 
-#include <mpi.h>
+#include "nbo_mpi.h" /* MPI by its PMPI_ names */
 
 #define NBO_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -2,7 +2,8 @@
 # check_log.sh MPIEXEC LIBNBO_MPI PROGRAM ARGS -- LINE... - run PROGRAM
 # as a user would (LD_PRELOAD=... mpiexec -n 2 ...) with NBO_PMPI_LOG=1
 # and check that the log has each LINE (a fixed string); a LINE written
-# once:TEXT must be there exactly once (said once, not per call).
+# once:TEXT must be there exactly once (said once, not per call), and one
+# written none:TEXT must not be there.
 mpiexec=$1 lib=$2
 shift 2
 prog=
@@ -18,6 +19,9 @@ for line in "$@"; do
     once:*)
         n=$(echo "$out" | grep -cF -- "${line#once:}")
         [ "$n" -eq 1 ] || { echo "FAIL: $n log lines with '${line#once:}', want 1"; exit 1; } ;;
+    none:*)
+        ! echo "$out" | grep -qF -- "${line#none:}" ||
+            { echo "FAIL: a log line with '${line#none:}', want none"; exit 1; } ;;
     *)
         echo "$out" | grep -qF -- "$line" || { echo "FAIL: no log line with '$line'"; exit 1; } ;;
     esac

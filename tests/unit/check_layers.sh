@@ -3,7 +3,8 @@
 # #include "..." of libnbo's own code names a header of its own folder or
 # one of the interface headers the layer may use.  The build has no global
 # include path, so anything else would not even compile; this says which
-# arrow broke, in words.
+# arrow broke, in words.  And libnbo's code (p3dfft_overlap's too) gets MPI
+# from util/nbo_mpi.h alone, which calls it by its PMPI_ names.
 #
 # usage: check_layers.sh SOURCE_ROOT
 set -u
@@ -13,10 +14,10 @@ cd "$root" || exit 2
 # folder -> interface headers (paths from the source root) it may include
 declare -A allowed=(
   [util]=""
-  [progress]="util/util.h util/list.h util/setting.h"
-  [offload]="offload/engine.h libnbo/schedule.h util/util.h util/list.h util/mpi_compat.h util/setting.h"
-  [memory]="memory/memory.h libnbo/schedule.h util/util.h util/list.h util/setting.h"
-  [libnbo]="offload/engine.h progress/progress.h memory/memory.h util/util.h util/list.h util/mpi_compat.h util/setting.h"
+  [progress]="util/util.h util/list.h util/setting.h util/nbo_mpi.h"
+  [offload]="offload/engine.h libnbo/schedule.h util/util.h util/list.h util/mpi_compat.h util/setting.h util/nbo_mpi.h"
+  [memory]="memory/memory.h libnbo/schedule.h util/util.h util/list.h util/setting.h util/nbo_mpi.h"
+  [libnbo]="offload/engine.h progress/progress.h memory/memory.h util/util.h util/list.h util/mpi_compat.h util/setting.h util/nbo_mpi.h"
 )
 fail=0 n=0
 for layer in "${!allowed[@]}"; do
@@ -50,5 +51,16 @@ for layer in "${!allowed[@]}"; do
     done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
   done < <(find "$layer" -name '*.[ch]')
 done
-[ $fail = 0 ] && echo "PASS: $n includes, every one within its layer or down to an interface header"
+
+# MPI only through util/nbo_mpi.h, which calls it by its PMPI_ names: an
+# interposer (libnbo-mpi.so) must never see libnbo's own MPI traffic.  The
+# public headers include <mpi.h> for the programs that include them.
+mpi_public="p3dfft_overlap/p3dfft_overlap.h util/nbo_mpi.h"
+while IFS=: read -r f line _; do
+  [[ " $mpi_public " == *" $f "* ]] && continue
+  echo "FAIL: $f:$line includes <mpi.h>: include util/nbo_mpi.h (MPI by its PMPI_ names)"
+  fail=1
+done < <(grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]mpi\.h[>"]' -r \
+           --include='*.[ch]' libnbo offload memory progress util p3dfft_overlap 2>/dev/null)
+[ $fail = 0 ] && echo "PASS: $n includes, every one within its layer or down to an interface header; MPI through util/nbo_mpi.h"
 exit $fail
