@@ -95,12 +95,9 @@ const char *nbo_strerror(int err);
 
 /* --------------------------------------------------------- configuration */
 
-typedef enum {
-    NBO_ENGINE_AUTO = 0, /* best usable engine                               */
-    NBO_ENGINE_MPI,      /* MPI point-to-point: portable reference           */
-    NBO_ENGINE_UCX,      /* UCX UCP                                          */
-    NBO_ENGINE_VERBS     /* rdma-core verbs work-request chains              */
-} nbo_engine_kind_t;
+/* Engines are named ("mpi", "ucx", "verbs", ...): nbo_engine_at lists
+ * those built into this libnbo; "auto" picks the first usable one. */
+#define NBO_ENGINE_NAME_MAX 16 /* bytes of an engine's name, with its NUL */
 
 typedef enum {
     NBO_PROGRESS_AUTO = 0, /* a thread when the engine needs the host for waits */
@@ -157,7 +154,7 @@ typedef enum {
  * (ENVIRONMENT), all from libnbo's one table of them.
  */
 typedef struct nbo_config {
-    nbo_engine_kind_t   engine;
+    char                engine[NBO_ENGINE_NAME_MAX]; /* "auto" or a name */
     nbo_progress_mode_t progress;
     nbo_algorithm_t     algorithm;
     int                 window;
@@ -199,8 +196,7 @@ int nbo_config_from_env(nbo_config_t *config);
  * variable. */
 int nbo_config_set(nbo_config_t *config, const char *name, const char *value);
 
-/* Names for printing ("mpi", "thread", "pairwise", ...). */
-const char *nbo_engine_name(nbo_engine_kind_t kind);
+/* Names for printing ("thread", "pairwise", ...). */
 const char *nbo_progress_name(nbo_progress_mode_t mode);
 const char *nbo_algorithm_name(nbo_algorithm_t alg);
 const char *nbo_progress_sched_name(nbo_progress_sched_t sched);
@@ -236,7 +232,7 @@ int nbo_comm_free(nbo_comm_t *comm);
 
 /* What a communicator resolved its configuration to. */
 typedef struct nbo_comm_info {
-    nbo_engine_kind_t   engine;      /* never AUTO: the engine in use       */
+    char                engine[NBO_ENGINE_NAME_MAX]; /* in use, never "auto" */
     nbo_progress_mode_t progress;    /* never AUTO: the mode in use          */
     int                 size, rank;
     int                 window;
@@ -256,11 +252,17 @@ typedef struct nbo_comm_info {
 
 int nbo_comm_query(nbo_comm_t comm, nbo_comm_info_t *info);
 
-/* Is this engine built into libnbo and usable on this machine?  Local, no
- * MPI communication (MPI must be initialized).  NBO_SUCCESS or
- * NBO_ERR_ENGINE; detail (may be NULL) gets a line such as the device, the
+/* The engines built into this libnbo.  nbo_engine_at: the i-th (i from 0),
+ * in the order NBO_ENGINE=auto tries them, or NULL past the last, so that
+ * for (i = 0; nbo_engine_at(i); i++) lists them.  nbo_engine_available: is
+ * the engine called name (case ignored) built in and usable on this
+ * machine?  Local, no MPI communication (MPI must be initialized);
+ * NBO_SUCCESS, or NBO_ERR_ENGINE (not built in, or not usable here), or
+ * NBO_ERR_CONFIG (the engine rejects a value of its NBO_* variables or of
+ * its library's); detail (may be NULL) gets a line such as the device, the
  * transports, or why not. */
-int nbo_engine_available(nbo_engine_kind_t kind, char *detail, size_t len);
+const char *nbo_engine_at(int i);
+int nbo_engine_available(const char *name, char *detail, size_t len);
 
 /* ------------------------------------------------------------ compression */
 

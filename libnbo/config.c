@@ -43,11 +43,6 @@ int nbo_config_from_env(nbo_config_t *c)
     return nbo_settings_from_env(nbo_config_settings, c, "libnbo");
 }
 
-const char *nbo_engine_name(nbo_engine_kind_t k)
-{
-    return (unsigned)k < NBO_ARRAY_LEN(nbo_engine_names) ? nbo_engine_names[k] : "?";
-}
-
 const char *nbo_progress_name(nbo_progress_mode_t m)
 {
     return (unsigned)m < NBO_ARRAY_LEN(nbo_progress_names) ? nbo_progress_names[m] : "?";

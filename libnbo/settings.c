@@ -1,8 +1,10 @@
 /* settings.c - the NBO_* variables of nbo_config_t: the one table the
  * parser, nbo_info and the documentation tables read. */
 #include <limits.h>
+#include <strings.h>
 
 #include <nbo.h>
+#include "../offload/engine.h" /* nbo_engine_find */
 #include "../util/setting.h"
 #include "../util/util.h"
 #include "settings.h"
@@ -12,7 +14,6 @@
 #define NBO_STR(x) NBO_STR_(x)
 #define F(f) NBO_SETTING_FIELD(nbo_config_t, f)
 
-const char *const nbo_engine_names[] = {"auto", "mpi", "ucx", "verbs"};
 const char *const nbo_progress_names[] = {"auto", "inline", "thread"};
 const char *const nbo_alg_names[] = {"auto", "pairwise", "bruck", "ring",
                                      "recursive_doubling", "rabenseifner",
@@ -23,12 +24,20 @@ const char *const nbo_codec_names[] = {"none", "fp32", "zfp"};
 
 #define KW(names) NBO_SETTING_KEYWORD, names, NBO_ARRAY_LEN(names), 0, 0, NULL, 0, NULL
 #define INT(lo, hi) NBO_SETTING_INT, NULL, 0, lo, hi, NULL, 0, NULL
+#define TEXT(values, accept) NBO_SETTING_TEXT, NULL, 0, 0, 0, values, 0, accept
 #define SIZE(lo, hi) NBO_SETTING_SIZE, NULL, 0, lo, hi, NULL, 0, NULL
+
+/* NBO_ENGINE: auto, or an engine built into this libnbo (case ignored). */
+static int engine_accept(const char *v)
+{
+    return strcasecmp(v, "auto") == 0 || nbo_engine_find(v) != NULL;
+}
 
 /* In the order nbo_info lists them.  Defaults: docs/configuration.md has
  * the measurements behind them. */
 const nbo_setting_t nbo_config_settings[] = {
-    {"NBO_ENGINE", KW(nbo_engine_names), "auto", F(engine),
+    {"NBO_ENGINE", TEXT("auto or an engine's name (nbo_info -e lists them)", engine_accept),
+     "auto", F(engine),
      "engine: auto (the first usable on every rank) or one by name"},
     {"NBO_PROGRESS", KW(nbo_progress_names), "auto", F(progress),
      "progress: inline, thread, or auto (thread when the host runs the waits)"},
@@ -79,5 +88,5 @@ const nbo_setting_table_t nbo_config_table = {
     nbo_config_settings, NULL};
 
 /* The enum fields are stored as int. */
-_Static_assert(sizeof(nbo_engine_kind_t) == sizeof(int), "enum fields are ints");
+_Static_assert(sizeof(nbo_progress_mode_t) == sizeof(int), "enum fields are ints");
 _Static_assert(sizeof(nbo_codec_t) == sizeof(int), "enum fields are ints");

@@ -9,7 +9,6 @@ extern const nbo_setting_t       nbo_config_settings[];
 extern const nbo_setting_table_t nbo_config_table;
 
 /* The keywords of the enum variables, in enum order. */
-extern const char *const nbo_engine_names[4];
 extern const char *const nbo_progress_names[3];
 extern const char *const nbo_alg_names[10];
 extern const char *const nbo_sched_names[3];

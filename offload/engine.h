@@ -48,8 +48,7 @@ void nbo_exec_complete(nbo_exec_t *x, int task, int status);
 typedef struct nbo_engine_comm nbo_engine_comm_t; /* each engine defines it */
 
 typedef struct nbo_engine_ops {
-    const char       *name;
-    nbo_engine_kind_t kind;
+    const char       *name; /* its folder's name, as NBO_ENGINE selects it */
     /* 1: never chosen by NBO_ENGINE=auto, only when asked for by name (an
      * engine not yet tested on the hardware it targets). */
     int               by_name_only;
@@ -116,11 +115,11 @@ typedef struct nbo_engine_ops {
 /* The engines built into this library, most capable first; NULL-terminated. */
 extern const nbo_engine_ops_t *const nbo_engines[];
 
-/* The built engine of this kind, or NULL. */
 /* The lock of the threading rule above (for probe, open and close only). */
 void nbo_lock(void);
 void nbo_unlock(void);
 
-const nbo_engine_ops_t *nbo_engine_find(nbo_engine_kind_t kind);
+/* The built engine called name, or NULL. */
+const nbo_engine_ops_t *nbo_engine_find(const char *name);
 
 #endif /* NBO_ENGINE_H */

@@ -12,11 +12,11 @@
  * CAPS DETAIL", found by creating an nbo communicator on MPI_COMM_WORLD as
  * an application would, and, when the environment asks for another engine
  * or progress mode, the same line for it, "configured ...".  Then one line
- * per NBO_* variable libnbo reads, in groups (nbo_config_t, UCX engine,
- * verbs engine, libnbo-mpi): its name, the value in effect, the default,
+ * per NBO_* variable libnbo reads, in groups (nbo_config_t, each built
+ * engine's, libnbo-mpi): its name, the value in effect, the default,
  * "env" when the environment sets it or "INVALID" when libnbo rejects the
- * value, and its meaning.  Other NBO_UCX_* variables that are set are
- * listed with the UCX engine; other NBO_* variables that are set are named
+ * value, and its meaning.  Other variables of an engine's prefix that are
+ * set (NBO_UCX_*) are listed with it; other NBO_* variables that are set are named
  * as read by nobody.
  *
  * Exit status: 0; 1 when the environment holds an invalid NBO_* value (each
@@ -33,11 +33,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
-#include "nbo_engines.h" /* NBO_HAVE_UCX, NBO_HAVE_VERBS, NBO_HAVE_CUDA, NBO_HAVE_ZFP (meson) */
+#include "nbo_engines.h" /* NBO_HAVE_CUDA, NBO_HAVE_ZFP (meson) */
 #include "../libnbo/settings.h" /* the tables of every NBO_* variable */
 #include "../offload/engine.h"
+#include "offload/nbo_engine_list.h" /* NBO_ENGINES_LISTED (offload/meson.build) */
 #include "../pmpi/pm_settings.h"
 
 static const char usage[] =
@@ -53,8 +55,8 @@ static const char usage[] =
     "  -c, --config   configuration only: each NBO_* variable, its value in\n"
     "                 effect, its default, whether it is set, its meaning\n"
     "  -m, --settings-md  the Markdown tables of every NBO_* variable, without\n"
-    "                 MPI (--settings-md=LAYER: one layer's: libnbo, ucx engine,\n"
-    "                 verbs engine, libnbo-mpi)\n"
+    "                 MPI (--settings-md=LAYER: one layer's: libnbo, libnbo-mpi\n"
+    "                 or NAME engine)\n"
     "  -h, --help     this help\n";
 
 enum { EXIT_CONFIG = 1, EXIT_USAGE = 2, EXIT_CREATE = 3 };
@@ -80,8 +82,6 @@ static void print_build(void)
         int         built;
         const char *what;
     } parts[] = {
-        {"ucx", NBO_HAVE_UCX, "the UCX engine (-Ducx)"},
-        {"verbs", NBO_HAVE_VERBS, "the verbs engine (-Dverbs)"},
         {"cuda", NBO_HAVE_CUDA, "CUDA device buffers (-Dcuda)"},
         {"zfp", NBO_HAVE_ZFP, "the zfp codec of compressed all-to-alls (-Dzfp)"},
         {"libnbo-mpi", NBO_HAVE_PMPI, "MPI_Ialltoall(v) of unmodified programs, libnbo-mpi(7)"},
@@ -89,6 +89,13 @@ static void print_build(void)
          NBO_HAVE_P3O_CUDA ? "pencil 3-D FFT, p3dfft_overlap(3), with its GPU path"
                            : "pencil 3-D FFT, p3dfft_overlap(3)"},
     };
+    /* Every engine of offload/meson.build's list, built or not. */
+    static const char *const listed[] = {NBO_ENGINES_LISTED};
+    for (unsigned i = 0; i < sizeof(listed) / sizeof(listed[0]); i++) {
+        char what[64];
+        snprintf(what, sizeof(what), "the %s engine (offload/%s)", listed[i], listed[i]);
+        printf("built  %-14s %-3s %s\n", listed[i], nbo_engine_find(listed[i]) ? "yes" : "no", what);
+    }
     for (unsigned i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
         printf("built  %-14s %-3s %s\n", parts[i].name, parts[i].built ? "yes" : "no",
                parts[i].what);
@@ -96,21 +103,27 @@ static void print_build(void)
 
 /* ---------------------------------------------------------------- engines */
 
-/* Returns 1 when UCX rejects a UCX_* or NBO_UCX_* value (an invalid
- * configuration for NBO_ENGINE=ucx). */
-static int print_engines(void)
+/* The engines that reject a value of their variables or of their
+ * library's (UCX_*): an invalid configuration for NBO_ENGINE=NAME. */
+static char engines_bad[128];
+
+/* Probes every built engine, in the order auto tries them, printing a line
+ * for each when print; fills engines_bad.  Returns 1 when one is there. */
+static int probe_engines(int print)
 {
-    int bad = 0;
-    printf("# engines (built into this libnbo, usable here?)\n");
-    const nbo_engine_kind_t kinds[] = {NBO_ENGINE_MPI, NBO_ENGINE_UCX, NBO_ENGINE_VERBS};
-    for (unsigned i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+    if (print)
+        printf("# engines (built into this libnbo, usable here?)\n");
+    size_t n = 0;
+    for (int i = 0; nbo_engine_at(i); i++) {
         char detail[256];
-        int rc = nbo_engine_available(kinds[i], detail, sizeof(detail));
-        printf("engine %-6s %-10s %s\n", nbo_engine_name(kinds[i]),
-               rc == NBO_SUCCESS ? "usable" : "unusable", detail);
-        bad |= rc == NBO_ERR_CONFIG;
+        const char *e = nbo_engine_at(i);
+        int rc = nbo_engine_available(e, detail, sizeof(detail));
+        if (print)
+            printf("engine %-6s %-10s %s\n", e, rc == NBO_SUCCESS ? "usable" : "unusable", detail);
+        if (rc == NBO_ERR_CONFIG && n < sizeof(engines_bad))
+            n += (size_t)snprintf(engines_bad + n, sizeof(engines_bad) - n, "%s%s", n ? ", " : "", e);
     }
-    return bad;
+    return engines_bad[0] != 0;
 }
 
 /* GPU buffers: built with CUDA?  A GPU here?  Which engines move device
@@ -162,7 +175,7 @@ static int resolve(const char *label, const nbo_config_t *cfg)
     nbo_comm_t comm;
     int rc = nbo_comm_create(MPI_COMM_WORLD, cfg, &comm);
     if (rc != NBO_SUCCESS) {
-        printf("%-10s engine %-6s progress %-7s failed: %s\n", label, nbo_engine_name(cfg->engine),
+        printf("%-10s engine %-6s progress %-7s failed: %s\n", label, cfg->engine,
                nbo_progress_name(cfg->progress), nbo_strerror(rc));
         return rc;
     }
@@ -171,7 +184,7 @@ static int resolve(const char *label, const nbo_config_t *cfg)
     if (rc == NBO_SUCCESS) {
         char caps[64];
         printf("%-10s engine %-6s progress %-7s caps %-16s %s\n", label,
-               nbo_engine_name(info.engine), nbo_progress_name(info.progress),
+               info.engine, nbo_progress_name(info.progress),
                caps_names(info.engine_caps, caps, sizeof(caps)), info.engine_detail);
     }
     int rc2 = nbo_comm_free(&comm);
@@ -220,7 +233,7 @@ static int print_resolution(const nbo_config_t *env, int env_ok)
     int rc = resolve("auto", &a);
     /* Every rank creates the same communicators, or none: under mpiexec
      * the ranks' environments may differ. */
-    int want = env_ok && (env->engine != NBO_ENGINE_AUTO || env->progress != NBO_PROGRESS_AUTO);
+    int want = env_ok && (strcasecmp(env->engine, "auto") != 0 || env->progress != NBO_PROGRESS_AUTO);
     int all = want, any = want;
     MPI_Allreduce(&want, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     MPI_Allreduce(&want, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
@@ -285,9 +298,9 @@ static void row(const char *var, const char *value, const char *def, const char 
 
 extern char **environ;
 
-/* c: the configuration the environment gives; ucx_bad: UCX rejected a
- * UCX_* or NBO_UCX_* value.  Returns the number of invalid variables. */
-static int print_config(const nbo_config_t *env, int ucx_bad)
+/* c: the configuration the environment gives.  Returns the number of
+ * invalid variables (an engine in engines_bad counts as one). */
+static int print_config(const nbo_config_t *env)
 {
     int bad = 0;
     printf("# configuration: variable, value in effect, default, env|INVALID, meaning\n");
@@ -315,8 +328,9 @@ static int print_config(const nbo_config_t *env, int ucx_bad)
                        "passed to the engine's library for libnbo's use only");
         }
     }
-    if (ucx_bad) {
-        printf("# INVALID: the UCX engine rejects a UCX_*, NBO_UCX_* or NBO_* value (named on stderr)\n");
+    if (engines_bad[0]) {
+        printf("# INVALID: an engine rejects a value of its library's or NBO_* variables (named on "
+               "stderr): %s\n", engines_bad);
         bad++;
     }
     for (char **e = environ; *e; e++) {
@@ -333,15 +347,16 @@ static int print_config(const nbo_config_t *env, int ucx_bad)
 }
 
 /* The names of the invalid variables, on stderr. */
-static void name_invalid(int ucx_bad)
+static void name_invalid(void)
 {
     fprintf(stderr, "nbo_info: invalid configuration:");
     for (int t = 0; tables[t]; t++)
         for (const nbo_setting_t *s = tables[t]->settings; s->name; s++)
             if (invalid(s))
                 fprintf(stderr, " %s", s->name);
-    if (ucx_bad)
-        fprintf(stderr, " (the UCX engine rejects a UCX_*, NBO_UCX_* or NBO_* value)");
+    if (engines_bad[0])
+        fprintf(stderr, " (rejected by the engine%s %s)", strchr(engines_bad, ',') ? "s" : "",
+                engines_bad);
     fprintf(stderr, "\n");
 }
 
@@ -407,24 +422,24 @@ int main(int argc, char **argv)
     nbo_config_init(&env);
     int env_ok = nbo_config_from_env(&env) == NBO_SUCCESS;
 
-    int status = EXIT_SUCCESS, ucx_bad;
+    int status = EXIT_SUCCESS, engine_bad;
     if (engines) {
         print_build();
-        ucx_bad = print_engines();
+        engine_bad = probe_engines(1);
         print_cuda();
         print_codecs();
-        if (print_resolution(&env, env_ok && !ucx_bad) != NBO_SUCCESS)
+        if (print_resolution(&env, env_ok && !engine_bad) != NBO_SUCCESS)
             status = EXIT_CREATE;
     } else
-        ucx_bad = nbo_engine_available(NBO_ENGINE_UCX, NULL, 0) == NBO_ERR_CONFIG;
+        engine_bad = probe_engines(0);
     if (config)
-        print_config(&env, ucx_bad);
+        print_config(&env);
     int tables_bad = 0; /* an engine's or libnbo-mpi's variable */
     for (int t = 0; tables[t]; t++)
         for (const nbo_setting_t *v = tables[t]->settings; v->name; v++)
             tables_bad |= invalid(v);
-    if (!env_ok || ucx_bad || tables_bad) {
-        name_invalid(ucx_bad);
+    if (!env_ok || engine_bad || tables_bad) {
+        name_invalid();
         status = EXIT_CONFIG;
     }
     fflush(stdout);

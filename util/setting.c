@@ -107,7 +107,7 @@ void nbo_setting_format(const nbo_setting_t *s, const void *base, char *out, siz
 void nbo_setting_expected(const nbo_setting_t *s, char *out, size_t len)
 {
     if (s->type == NBO_SETTING_TEXT) {
-        snprintf(out, len, "%s", s->accept ? "a name this libnbo knows" : "any text");
+        snprintf(out, len, "%s", s->word ? s->word : s->accept ? "a name this libnbo knows" : "any text");
         return;
     }
     if (s->type != NBO_SETTING_KEYWORD) {
@@ -171,7 +171,7 @@ static void values_md(const nbo_setting_t *s, char *out, size_t len)
         for (int i = 0; i < s->nkeywords && n < len; i++)
             n += (size_t)snprintf(out + n, len - n, "%s`%s`", i ? ", " : "", s->keywords[i]);
     } else if (s->type == NBO_SETTING_TEXT) {
-        snprintf(out, len, "%s", s->accept ? "a name" : "text");
+        snprintf(out, len, "%s", s->word ? s->word : s->accept ? "a name" : "text");
     } else {
         if (s->hi == LONG_MAX)
             n = (size_t)snprintf(out, len, "%ld or more", s->lo);

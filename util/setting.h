@@ -26,8 +26,9 @@ typedef struct nbo_setting {
     const char *const *keywords; /* KEYWORD: the values, in enum order        */
     int                nkeywords;
     long               lo, hi;   /* INT, SIZE                                 */
-    const char        *word;     /* INT: one keyword standing for ...        */
-    long               word_value; /* ... this number (or NULL)               */
+    const char        *word;     /* INT: a keyword standing for word_value;
+                                    TEXT: the valid values in words (or NULL) */
+    long               word_value;
     int (*accept)(const char *value); /* TEXT: 1 if valid (NULL: any)      */
     const char        *def;      /* the default, as a user writes it          */
     size_t             offset;   /* of the field in the layer's struct        */

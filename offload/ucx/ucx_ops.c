@@ -4,7 +4,6 @@
 const nbo_engine_ops_t nbo_ucx_engine = {
     .name = "ucx",
     .settings = &ucx_settings_table,
-    .kind = NBO_ENGINE_UCX,
     .probe = ucx_engine_probe,
     .open = ucx_engine_open,
     .close = ucx_engine_close,

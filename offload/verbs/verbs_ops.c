@@ -4,7 +4,6 @@
 const nbo_engine_ops_t nbo_verbs_engine = {
     .name = "verbs",
     .settings = &verbs_settings_table,
-    .kind = NBO_ENGINE_VERBS,
     /* Tested on Soft-RoCE only; UCX drives real InfiniBand/RoCE NICs. */
     .by_name_only = 1,
     .probe = verbs_engine_probe,
