@@ -83,7 +83,7 @@ static int choose_engine(MPI_Comm comm, const char *want, const nbo_engine_ops_t
         const nbo_engine_ops_t *e = nbo_engines[i];
         if (any ? e->by_name_only : e != named)
             continue;
-        int rc = nbo_agree(comm, e->probe(detail, sizeof(detail)));
+        int rc = nbo_agree(comm, e->probe(&nbo_engine_services, detail, sizeof(detail)));
         if (rc == NBO_ERR_MPI)
             return rc;
         if (rc == NBO_SUCCESS) {
@@ -177,7 +177,7 @@ int nbo_comm_create(MPI_Comm comm, const nbo_config_t *config, nbo_comm_t *out)
     if (rc == NBO_SUCCESS)
         rc = choose_engine(c->comm, c->cfg.engine, &c->ops);
     if (rc == NBO_SUCCESS)
-        rc = nbo_agree(c->comm, c->ops->open(c->comm, &c->cfg, &c->ec));
+        rc = nbo_agree(c->comm, c->ops->open(c->comm, &c->cfg, &nbo_engine_services, &c->ec));
     if (rc != NBO_SUCCESS) {
         if (c->ec) /* another rank failed to open: it may be gone */
             c->ops->close(c->ec, 1);

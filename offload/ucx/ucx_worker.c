@@ -292,10 +292,10 @@ static void describe(char *detail, size_t len)
              : copy ? ", tcp copy path" : "");
 }
 
-int ucx_engine_probe(char *detail, size_t len)
+int ucx_engine_probe(const nbo_engine_services_t *sv, char *detail, size_t len)
 {
     static int usable; /* once UCX worked here, it keeps working */
-    nbo_lock();
+    sv->lock();
     int rc = ucx_g.refs == 0 ? ucx_settings_load() : NBO_SUCCESS;
     if (rc == NBO_SUCCESS && ucx_g.refs == 0 && !usable) {
         ucp_context_h ctx; /* usable, and which transports: the threshold
@@ -313,7 +313,7 @@ int ucx_engine_probe(char *detail, size_t len)
         snprintf(detail, len, "UCX %s: %s", ucp_get_version_string(),
                  rc == NBO_ERR_CONFIG ? "a UCX_* or NBO_* value is invalid (named on stderr)"
                                       : "cannot create a UCP context");
-    nbo_unlock();
+    sv->unlock();
     return rc;
 }
 

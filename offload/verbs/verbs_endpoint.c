@@ -20,8 +20,9 @@ typedef struct wire_addr {
     uint8_t  gid[16];
 } wire_addr_t;
 
-int verbs_engine_probe(char *detail, size_t len)
+int verbs_engine_probe(const nbo_engine_services_t *sv, char *detail, size_t len)
 {
+    (void)sv; /* a device of its own: nothing shared to lock */
     verbs_device_t d;
     int rc = verbs_device_open(&d, detail, len);
     if (rc != NBO_SUCCESS)
@@ -140,7 +141,8 @@ static int connect_qp(nbo_engine_comm_t *ec, int p, const wire_addr_t *their)
     return NBO_SUCCESS;
 }
 
-int verbs_engine_open(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t **out)
+int verbs_engine_open(MPI_Comm comm, const nbo_config_t *cfg, const nbo_engine_services_t *sv,
+                      nbo_engine_comm_t **out)
 {
     (void)cfg;
     *out = NULL;
@@ -152,6 +154,7 @@ int verbs_engine_open(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t 
     wire_addr_t *theirs = calloc((size_t)size, sizeof(*theirs));
     int rc = NBO_ERR_NOMEM;
     if (ec && mine && theirs) {
+        ec->sv = sv;
         ec->comm = comm;
         ec->size = size;
         ec->rank = rank;

@@ -92,6 +92,7 @@ typedef struct verbs_device {
 } verbs_device_t;
 
 struct nbo_engine_comm {
+    const nbo_engine_services_t *sv;      /* the core's, from open */
     MPI_Comm                 comm;
     int                      size, rank;
     int                      debug;       /* NBO_VERBS_DEBUG: print NIC errors */
@@ -122,8 +123,9 @@ void verbs_device_close(verbs_device_t *d);
 void verbs_device_describe(const verbs_device_t *d, char *out, size_t len);
 
 /* verbs_endpoint.c */
-int      verbs_engine_probe(char *detail, size_t len);
-int      verbs_engine_open(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t **out);
+int      verbs_engine_probe(const nbo_engine_services_t *sv, char *detail, size_t len);
+int      verbs_engine_open(MPI_Comm comm, const nbo_config_t *cfg, const nbo_engine_services_t *sv,
+                          nbo_engine_comm_t **out);
 void     verbs_engine_close(nbo_engine_comm_t *ec, int broken);
 unsigned verbs_engine_caps(nbo_engine_comm_t *ec, char *detail, size_t len);
 void     verbs_peer_break(nbo_engine_comm_t *ec, int peer, int err);
