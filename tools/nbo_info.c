@@ -93,7 +93,7 @@ static void print_build(void)
     static const char *const listed[] = {NBO_ENGINES_LISTED};
     for (unsigned i = 0; i < sizeof(listed) / sizeof(listed[0]); i++) {
         char what[64];
-        snprintf(what, sizeof(what), "the %s engine (offload/%s)", listed[i], listed[i]);
+        snprintf(what, sizeof(what), "the %s engine (offload/%s, -Dengines)", listed[i], listed[i]);
         printf("built  %-14s %-3s %s\n", listed[i], nbo_engine_find(listed[i]) ? "yes" : "no", what);
     }
     for (unsigned i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)

@@ -5,7 +5,8 @@
 #   pmpi/), and the NBO_UCX_* ones; libnbo-mpi's default NBO_PMPI_MIN_SIZE
 #   as its settings table has it (and docs/pmpi.md);
 # - it says what NBO_ENGINE=auto and NBO_PROGRESS=auto resolve to, and
-#   which optional parts were built;
+#   which optional parts were built: every engine of offload/meson.build's
+#   list, and a line for each built one;
 # - an invalid value of any parsed variable (libnbo's and the engines'
 #   tables, nbo_info --settings-md) makes it exit 1, naming the variable on
 #   stderr and marking it INVALID; a valid environment exits 0.
@@ -24,9 +25,22 @@ rc=0; "$info" > "$tmp/out" 2> "$tmp/err" || rc=$?
 [ $rc -eq 0 ] || { bad "nbo_info exits $rc in a clean environment:"; cat "$tmp/err"; }
 grep -qE '^# MPI built with: (MPICH|Open MPI) [0-9]' "$tmp/out" ||
   bad "no '# MPI built with: MPICH|Open MPI VERSION' line"
-grep -qE '^auto +engine (mpi|ucx|verbs) +progress (inline|thread) ' "$tmp/out" ||
-  bad "no 'auto engine ... progress ...' resolution line"
-for part in ucx verbs cuda libnbo-mpi p3dfft_overlap; do
+# The engines: offload/meson.build's one list; each has a built line, each
+# built one an engine line, and auto resolves to a usable one.
+engines=$(sed -n "s/^engines = \[\(.*\)\]/\1/p" "$src/offload/meson.build" | tr -d "' " | tr ',' ' ')
+[ "$(echo "$engines" | wc -w)" -ge 1 ] || bad "no engines list read from offload/meson.build"
+for e in $engines; do
+  if grep -qE "^built +$e +yes " "$tmp/out"; then
+    grep -qE "^engine $e +(usable|unusable) " "$tmp/out" || bad "engine $e is built, but has no engine line"
+  else
+    grep -qE "^built +$e +no " "$tmp/out" || bad "no 'built $e yes|no' line"
+    ! grep -qE "^engine $e " "$tmp/out" || bad "engine $e is not built, but has an engine line"
+  fi
+done
+usable=$(sed -n 's/^engine \([a-z0-9_]*\) *usable .*/\1/p' "$tmp/out" | tr '\n' '|')
+grep -qE "^auto +engine (${usable%|}) +progress (inline|thread) " "$tmp/out" ||
+  bad "no 'auto engine ... progress ...' resolution line naming a usable engine (${usable%|})"
+for part in cuda libnbo-mpi p3dfft_overlap; do
   grep -qE "^built +$part +(yes|no) " "$tmp/out" || bad "no 'built $part yes|no' line"
 done
 vars=$(cd "$src" && grep -rhoE '"NBO_[A-Z0-9_]*[A-Z0-9]"' libnbo offload progress pmpi | tr -d '"' | sort -u)
