@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The layers call only down (docs/architecture.md, "Layers"), checked on
+# The layers call only down (DEVELOPERS.md, "Layers"), checked on
 # the built objects: no object references a symbol (function or data) that
 # an object of a layer above it, or beside it, defines.  check_layers.sh
 # checks the #includes; this catches a call through a declaration written
