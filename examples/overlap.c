@@ -55,7 +55,7 @@ int main(int argc, char **argv)
     nbo_comm_info_t info;
     nbo_comm_query(comm, &info);
     printf("rank %d: %s (engine %s, progress %s, compute result %.6f)\n", me,
-           ok ? "exchange correct" : "WRONG DATA", nbo_engine_name(info.engine),
+           ok ? "exchange correct" : "WRONG DATA", info.engine,
            nbo_progress_name(info.progress), x);
     free(send);
     free(recv);

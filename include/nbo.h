@@ -95,12 +95,9 @@ const char *nbo_strerror(int err);
 
 /* --------------------------------------------------------- configuration */
 
-typedef enum {
-    NBO_ENGINE_AUTO = 0, /* best usable engine                               */
-    NBO_ENGINE_MPI,      /* MPI point-to-point: portable reference           */
-    NBO_ENGINE_UCX,      /* UCX UCP                                          */
-    NBO_ENGINE_VERBS     /* rdma-core verbs work-request chains              */
-} nbo_engine_kind_t;
+/* Engines are named ("mpi", "ucx", "verbs", ...): nbo_engine_at lists
+ * those built into this libnbo; "auto" picks the first usable one. */
+#define NBO_ENGINE_NAME_MAX 16 /* bytes of an engine's name, with its NUL */
 
 typedef enum {
     NBO_PROGRESS_AUTO = 0, /* a thread when the engine needs the host for waits */
@@ -152,62 +149,12 @@ typedef enum {
  * (defaults), optionally nbo_config_from_env() (NBO_* variables), then set
  * fields.  Passing NULL to nbo_comm_create means "defaults + environment".
  *
- *   field          variable          default  meaning
- *   engine         NBO_ENGINE        auto     mpi | ucx | verbs | auto
- *   progress       NBO_PROGRESS      auto     inline | thread | auto
- *   algorithm      NBO_ALGORITHM     auto     auto, or one of nbo_algorithm_t by
- *                                             name (pairwise, bruck, ring,
- *                                             ...): each collective runs those
- *                                             it has, else its auto choice
- *   window         NBO_WINDOW        8        sends per communication window (W)
- *   bruck_max      NBO_BRUCK_MAX     256      auto uses Bruck up to this many bytes per peer
- *   timeout_ms     NBO_TIMEOUT       60000    a request that makes no progress
- *                                             for this long fails with
- *                                             NBO_ERR_TIMEOUT (0: never)
- *   progress_cpu   NBO_PROGRESS_CPU  -1       core to pin the progress thread to
- *                                             (-1: none; "last", i.e.
- *                                             NBO_PROGRESS_CPU_LAST: the
- *                                             last core of the process's
- *                                             affinity mask)
- *   spin_us        NBO_SPIN_US       0        progress thread (or a thread
- *                                             driving it from nbo_wait) polls
- *                                             this long after the last
- *                                             completion before it sleeps
- *   foreground_us  NBO_FOREGROUND_US 50       thread mode: how long a call
- *                                             is left to its caller: nbo_wait
- *                                             polls this long without a
- *                                             completion before it sleeps,
- *                                             and the progress thread takes
- *                                             over a multi-step call once it
- *                                             has run this long (0: at once)
- *   progress_sched NBO_PROGRESS_SCHED auto    auto | batch | normal: the
- *                                             progress thread's scheduling
- *                                             class
- *   check          NBO_CHECK         0        1: compare call signatures across
- *                                             ranks (costs a collective per call)
- *   cuda_chunk     NBO_CUDA_CHUNK    1048576  bytes of send blocks copied from the
- *                                             GPU per pipeline stage when device
- *                                             buffers are staged through host
- *                                             memory (not yet measured: see
- *                                             docs/cuda.md); ignored without CUDA
- *   allreduce_small NBO_ALLREDUCE_SMALL 2048 auto uses recursive doubling
- *                                             for an allreduce of up to this
- *                                             many bytes
- *   allgather_small NBO_ALLGATHER_SMALL 81920 auto uses recursive doubling
- *                                             or Bruck for an allgather(v)
- *                                             of up to this many bytes in all
- *   bcast_small    NBO_BCAST_SMALL   12288    auto uses the binomial tree for
- *                                             a bcast of up to this many
- *                                             bytes (beyond: scatter +
- *                                             allgather, P > 2)
- *   codec          NBO_CODEC         none     none | fp32 | zfp: lossy
- *                                             compression of the all-to-all
- *                                             of floating-point types
- *                                             (docs/compression.md)
- *   codec_rate     NBO_CODEC_RATE    16       zfp: bits per value, 1..64
+ * Each field has one NBO_* variable; `nbo_info -c` lists them with their
+ * defaults, ranges and meanings, as do docs/configuration.md and nbo(3)
+ * (ENVIRONMENT), all from libnbo's one table of them.
  */
 typedef struct nbo_config {
-    nbo_engine_kind_t   engine;
+    char                engine[NBO_ENGINE_NAME_MAX]; /* "auto" or a name */
     nbo_progress_mode_t progress;
     nbo_algorithm_t     algorithm;
     int                 window;
@@ -234,14 +181,14 @@ typedef struct nbo_config {
 /* Defaults, ignoring the environment. */
 void nbo_config_init(nbo_config_t *config);
 
-/* Overwrite fields from the NBO_* variables of the table above that are set
+/* Overwrite fields from the NBO_* variables of nbo_config_t that are set
  * (an empty one counts as unset).  Every variable is read: each bad value
  * is printed to stderr ("libnbo: NBO_WINDOW=abc is not valid (expected
  * ...)"), the valid ones are applied, and NBO_ERR_CONFIG is returned if any
  * was bad.  NBO_ERR_ARG for a NULL config. */
 int nbo_config_from_env(nbo_config_t *config);
 
-/* Set the field of one variable of the table above from a string, as
+/* Set the field of one variable of nbo_config_t from a string, as
  * nbo_config_from_env reads it: nbo_config_set(&c, "NBO_WINDOW", "16").
  * Prints nothing.  NBO_ERR_CONFIG for a value the variable does not
  * accept (the field is left as it was), NBO_ERR_ARG for a name not in the
@@ -249,8 +196,7 @@ int nbo_config_from_env(nbo_config_t *config);
  * variable. */
 int nbo_config_set(nbo_config_t *config, const char *name, const char *value);
 
-/* Names for printing ("mpi", "thread", "pairwise", ...). */
-const char *nbo_engine_name(nbo_engine_kind_t kind);
+/* Names for printing ("thread", "pairwise", ...). */
 const char *nbo_progress_name(nbo_progress_mode_t mode);
 const char *nbo_algorithm_name(nbo_algorithm_t alg);
 const char *nbo_progress_sched_name(nbo_progress_sched_t sched);
@@ -286,7 +232,7 @@ int nbo_comm_free(nbo_comm_t *comm);
 
 /* What a communicator resolved its configuration to. */
 typedef struct nbo_comm_info {
-    nbo_engine_kind_t   engine;      /* never AUTO: the engine in use       */
+    char                engine[NBO_ENGINE_NAME_MAX]; /* in use, never "auto" */
     nbo_progress_mode_t progress;    /* never AUTO: the mode in use          */
     int                 size, rank;
     int                 window;
@@ -306,11 +252,17 @@ typedef struct nbo_comm_info {
 
 int nbo_comm_query(nbo_comm_t comm, nbo_comm_info_t *info);
 
-/* Is this engine built into libnbo and usable on this machine?  Local, no
- * MPI communication (MPI must be initialized).  NBO_SUCCESS or
- * NBO_ERR_ENGINE; detail (may be NULL) gets a line such as the device, the
+/* The engines built into this libnbo.  nbo_engine_at: the i-th (i from 0),
+ * in the order NBO_ENGINE=auto tries them, or NULL past the last, so that
+ * for (i = 0; nbo_engine_at(i); i++) lists them.  nbo_engine_available: is
+ * the engine called name (case ignored) built in and usable on this
+ * machine?  Local, no MPI communication (MPI must be initialized);
+ * NBO_SUCCESS, or NBO_ERR_ENGINE (not built in, or not usable here), or
+ * NBO_ERR_CONFIG (the engine rejects a value of its NBO_* variables or of
+ * its library's); detail (may be NULL) gets a line such as the device, the
  * transports, or why not. */
-int nbo_engine_available(nbo_engine_kind_t kind, char *detail, size_t len);
+const char *nbo_engine_at(int i);
+int nbo_engine_available(const char *name, char *detail, size_t len);
 
 /* ------------------------------------------------------------ compression */
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core.h"
 
@@ -26,22 +27,24 @@ struct nbo_comm *nbo_comm_lookup(nbo_comm_t comm)
 
 /* Pick the engine every rank can use (collective).  An engine asked for by
  * name reports its own reason (NBO_ERR_CONFIG for a value it rejects). */
-static int choose_engine(MPI_Comm comm, nbo_engine_kind_t want, const nbo_engine_ops_t **out)
+static int choose_engine(MPI_Comm comm, const char *want, const nbo_engine_ops_t **out)
 {
     char detail[128];
     int why = NBO_ERR_ENGINE;
+    const int any = strcasecmp(want, "auto") == 0;
+    const nbo_engine_ops_t *named = any ? NULL : nbo_engine_find(want);
     for (int i = 0; nbo_engines[i]; i++) {
         const nbo_engine_ops_t *e = nbo_engines[i];
-        if (want == NBO_ENGINE_AUTO ? e->by_name_only : e->kind != want)
+        if (any ? e->by_name_only : e != named)
             continue;
-        int rc = nbo_agree(comm, e->probe(detail, sizeof(detail)));
+        int rc = nbo_agree(comm, e->probe(&nbo_engine_services, detail, sizeof(detail)));
         if (rc == NBO_ERR_MPI)
             return rc;
         if (rc == NBO_SUCCESS) {
             *out = e;
             return NBO_SUCCESS;
         }
-        if (want != NBO_ENGINE_AUTO && rc == NBO_ERR_CONFIG)
+        if (!any && rc == NBO_ERR_CONFIG)
             why = rc;
     }
     return why;
@@ -128,7 +131,7 @@ int nbo_comm_create(MPI_Comm comm, const nbo_config_t *config, nbo_comm_t *out)
     if (rc == NBO_SUCCESS)
         rc = choose_engine(c->comm, c->cfg.engine, &c->ops);
     if (rc == NBO_SUCCESS)
-        rc = nbo_agree(c->comm, c->ops->open(c->comm, &c->cfg, &c->ec));
+        rc = nbo_agree(c->comm, c->ops->open(c->comm, &c->cfg, &nbo_engine_services, &c->ec));
     if (rc != NBO_SUCCESS) {
         if (c->ec) /* another rank failed to open: it may be gone */
             c->ops->close(c->ec, 1);
@@ -137,7 +140,7 @@ int nbo_comm_create(MPI_Comm comm, const nbo_config_t *config, nbo_comm_t *out)
         free(c);
         return rc;
     }
-    c->cfg.engine = c->ops->kind;
+    snprintf(c->cfg.engine, sizeof(c->cfg.engine), "%s", c->ops->name);
     /* Asked once (fixed once the engine is open): a request on device
      * buffers needs NBO_CAP_DEVICE_MEM without taking the lock. */
     char detail[128];
@@ -232,7 +235,7 @@ int nbo_comm_query(nbo_comm_t comm, nbo_comm_info_t *info)
     struct nbo_comm *c = nbo_comm_lookup(comm);
     if (c) {
         memset(info, 0, sizeof(*info));
-        info->engine = c->cfg.engine;
+        snprintf(info->engine, sizeof(info->engine), "%s", c->cfg.engine);
         info->progress = c->cfg.progress;
         info->size = c->size;
         info->rank = c->rank;

@@ -255,6 +255,12 @@ void nbo_request_advance(struct nbo_request *r);
 /* Fail a running request: withdraw its posted tasks (lock held). */
 void nbo_request_fail(struct nbo_request *r, int err);
 
+/* One SEND or RECV task of x finished (request.c): the engines' complete(). */
+void nbo_exec_complete(nbo_exec_t *x, int task, int status);
+
+/* What every engine is handed at probe and open (engine_services.c). */
+extern const nbo_engine_services_t nbo_engine_services;
+
 /* NBO_CHECK: agree across ranks that the call matches (check.c): the same
  * collective, persistent or not, the same root and choice, and what each
  * rank sends a peer (sb[i] to speers[i], in list order) is what that peer

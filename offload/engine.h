@@ -5,17 +5,21 @@
  * The core walks each task list (local copies, pack/unpack, WAIT tasks) and
  * hands the engine one window at a time: a run of consecutive SEND/RECV tasks
  * that the engine may post as one chain.  The engine reports every finished
- * task with nbo_exec_complete(); nothing else about requests is its business.
+ * task with its services' complete(); nothing else about requests is its
+ * business.
  *
  * Engines live in offload/<name>/ and export only their ops table; nothing
- * outside the folder knows their internals.
+ * outside the folder knows their internals.  An engine calls nothing of
+ * libnbo/, progress/ or memory/: what the core offers it comes in
+ * nbo_engine_services_t, at probe and open (util/ is below every layer and
+ * free to call).
  *
  * Threading: one lock (progress/ owns it) guards every request,
  * communicator and engine.  The core calls every op with it held, except
  * probe, open and close, which are collective or slow and run without it:
  * an engine whose state is shared by all its communicators (one UCX worker
- * per process, say) takes the lock itself there, with nbo_lock/nbo_unlock
- * below, and never waits on a peer while holding it.  event_fd() is the
+ * per process, say) takes the lock itself there, with its services'
+ * lock()/unlock(), and never waits on a peer while holding it.  event_fd() is the
  * only descriptor the progress thread sleeps on.
  */
 #ifndef NBO_ENGINE_H
@@ -27,6 +31,7 @@
 
 #include <nbo.h>
 #include "../util/list.h"
+#include "../util/setting.h"
 #include "../util/util.h" /* nbo_now, nbo_agree: services every layer uses */
 #include "../libnbo/schedule.h"
 
@@ -40,27 +45,39 @@ typedef struct nbo_exec {
     void             *engine_data;  /* engine's per-plan state (registrations) */
 } nbo_exec_t;
 
-/* Report one SEND or RECV task of x finished (status NBO_SUCCESS or an
- * NBO_ERR_* code).  Engines call this from progress() and cancel() only. */
-void nbo_exec_complete(nbo_exec_t *x, int task, int status);
+/* What the core offers an engine, handed to probe and open; the engine
+ * keeps the pointer (valid for the life of the process) where its state
+ * is: per communicator, or in a static for state shared by all of them. */
+typedef struct nbo_engine_services {
+    /* Report one SEND or RECV task of x finished (status NBO_SUCCESS or an
+     * NBO_ERR_* code).  From progress() and cancel() only. */
+    void (*complete)(nbo_exec_t *x, int task, int status);
+    /* The lock of the threading rule above (in probe, open and close only:
+     * every other op runs with it held). */
+    void (*lock)(void);
+    void (*unlock)(void);
+} nbo_engine_services_t;
 
 typedef struct nbo_engine_comm nbo_engine_comm_t; /* each engine defines it */
 
 typedef struct nbo_engine_ops {
-    const char       *name;
-    nbo_engine_kind_t kind;
+    const char       *name; /* its folder's name, as NBO_ENGINE selects it */
     /* 1: never chosen by NBO_ENGINE=auto, only when asked for by name (an
      * engine not yet tested on the hardware it targets). */
     int               by_name_only;
+    /* The engine's own NBO_* variables (NULL: none), which it reads with
+     * util/setting.h's parser; nbo_info lists them under the engine. */
+    const nbo_setting_table_t *settings;
 
     /* Usable on this machine?  Local, no communication.  Returns
      * NBO_SUCCESS or NBO_ERR_ENGINE; writes a one-line detail (device,
      * transports, or why not) into detail. */
-    int (*probe)(char *detail, size_t len);
+    int (*probe)(const nbo_engine_services_t *sv, char *detail, size_t len);
 
     /* Collective over comm, a private duplicate owned by the core (the
      * engine may use it for bootstrap and for traffic). */
-    int (*open)(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t **out);
+    int (*open)(MPI_Comm comm, const nbo_config_t *cfg, const nbo_engine_services_t *sv,
+                nbo_engine_comm_t **out);
     /* Called with no request live on the communicator.  Collective in the
      * normal case.  broken: a request failed on it, or the ranks could not
      * agree to release it; peers may then be dead, and close must not wait
@@ -83,7 +100,7 @@ typedef struct nbo_engine_ops {
      * means none of them is posted. */
     int (*post)(nbo_engine_comm_t *ec, nbo_exec_t *x, int first, int n);
 
-    /* Poll for finished tasks and report each with nbo_exec_complete().
+    /* Poll for finished tasks and report each with complete().
      * Returns how many were reported (>= 0) or an NBO_ERR_* code that fails
      * everything still posted on the communicator. */
     int (*progress)(nbo_engine_comm_t *ec);
@@ -100,7 +117,7 @@ typedef struct nbo_engine_ops {
     int (*arm)(nbo_engine_comm_t *ec);
 
     /* Withdraw every task of x still posted, reporting each with
-     * nbo_exec_complete() and an error status.  After it returns the engine
+     * complete() and an error status.  After it returns the engine
      * holds no reference to x or its buffers. */
     void (*cancel)(nbo_engine_comm_t *ec, nbo_exec_t *x);
 } nbo_engine_ops_t;
@@ -112,11 +129,7 @@ typedef struct nbo_engine_ops {
 /* The engines built into this library, most capable first; NULL-terminated. */
 extern const nbo_engine_ops_t *const nbo_engines[];
 
-/* The built engine of this kind, or NULL. */
-/* The lock of the threading rule above (for probe, open and close only). */
-void nbo_lock(void);
-void nbo_unlock(void);
-
-const nbo_engine_ops_t *nbo_engine_find(nbo_engine_kind_t kind);
+/* The built engine called name, or NULL. */
+const nbo_engine_ops_t *nbo_engine_find(const char *name);
 
 #endif /* NBO_ENGINE_H */

@@ -163,7 +163,7 @@ int p3o_plan_describe(p3o_plan_t plan, char *buf, size_t len)
         p->col);
     nbo_comm_info_t info;
     if (p->ncomm != NBO_COMM_NULL && nbo_comm_query(p->ncomm, &info) == NBO_SUCCESS)
-        add(buf, len, &used, ", libnbo %s/%s", nbo_engine_name(info.engine),
+        add(buf, len, &used, ", libnbo %s/%s", info.engine,
             nbo_progress_name(info.progress));
     const p3o_compression_t *c = &p->comp;
     if (p->codec == NBO_CODEC_NONE) {

@@ -117,7 +117,7 @@ static void log_choice(MPI_Comm comm, const pm_comm_t *pc, const char *why, cons
     nbo_comm_info_t info;
     nbo_comm_query(pc->nc, &info);
     pm_log("communicator %s (size %d) served by libnbo: engine %s, progress %s%s",
-           pm_comm_name(comm, name), size, nbo_engine_name(info.engine),
+           pm_comm_name(comm, name), size, info.engine,
            nbo_progress_name(info.progress), note);
 }
 

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pm_settings.h"
 #include "pmpi.h"
 
 pm_settings_t pm_cfg;
@@ -28,10 +29,9 @@ atomic_long pm_served, pm_live_comms, pm_live_ops;
 static pthread_once_t settings_once = PTHREAD_ONCE_INIT;
 static atomic_int finalizing;
 
-static int env_is(const char *name, const char *a, const char *b)
+static int is(const char *v, const char *a, const char *b)
 {
-    const char *v = getenv(name);
-    return v && (strcmp(v, a) == 0 || (b && strcmp(v, b) == 0));
+    return strcmp(v, a) == 0 || (b && strcmp(v, b) == 0);
 }
 
 /* NBO_PMPI_COLLS names (NBO_PMPI_MIN_SIZE's too). */
@@ -50,21 +50,6 @@ static const struct {
     {"none", 0},
 };
 #define N_COLL_NAMES (sizeof(coll_names) / sizeof(coll_names[0]))
-
-/* Served when NBO_PMPI_COLLS is unset: every one, at the sizes below. */
-#define PM_COLLS_DEFAULT                                                                \
-    (PM_ALLTOALL | PM_ALLREDUCE | PM_REDUCE_SCATTER_BLOCK | PM_ALLGATHER | PM_ALLGATHERV | \
-     PM_BCAST)
-
-/* NBO_PMPI_MIN_SIZE's defaults: below these MPI serves a call.  libnbo's
- * value is background progress of large exchanges; a small call costs it
- * several times MPI's latency, and at 64 KiB MPI's eager protocol still
- * hides as much (allgather more: 128 KiB for allgather(v)).  From the
- * figures in docs/pmpi.md, "Choosing the sizes".  In the variable's own
- * syntax and on one line: nbo_info and docs/pmpi.md show the same string
- * (check_nbo_info.sh). */
-#define PM_MIN_SIZE_DEFAULT \
-    "alltoall=64K,allreduce=64K,reduce_scatter_block=64K,allgather=128K,allgatherv=128K,bcast=64K"
 
 /* The bits of NBO_PMPI_COLLS name `name`; 0 with *found unset if none. */
 static unsigned coll_bits(const char *name, int *found)
@@ -171,16 +156,17 @@ static void min_parse(const char *list, long long min[PM_NCOLLS])
 
 static void settings_read(void)
 {
-    pm_cfg.enabled = !env_is("NBO_PMPI", "off", "0");
-    pm_cfg.log = env_is("NBO_PMPI_LOG", "1", "yes");
-    pm_cfg.blocking = env_is("NBO_PMPI_BLOCKING", "1", "on");
-    pm_cfg.want_multiple = pm_cfg.enabled && !env_is("NBO_PROGRESS", "inline", NULL);
-    const char *colls = getenv("NBO_PMPI_COLLS");
-    pm_cfg.colls = colls ? colls_parse(colls) : PM_COLLS_DEFAULT;
-    min_parse(PM_MIN_SIZE_DEFAULT, pm_cfg.min_size);
-    const char *min = getenv("NBO_PMPI_MIN_SIZE");
-    if (min)
-        min_parse(min, pm_cfg.min_size);
+    pm_env_t e;
+    pm_env_read(&e);
+    pm_cfg.enabled = !is(e.pmpi, "off", "0");
+    pm_cfg.log = is(e.log, "1", "yes");
+    pm_cfg.blocking = is(e.blocking, "1", "on");
+    const char *progress = getenv("NBO_PROGRESS"); /* libnbo's own variable */
+    pm_cfg.want_multiple = pm_cfg.enabled && !(progress && is(progress, "inline", NULL));
+    pm_cfg.colls = colls_parse(e.colls);
+    /* Each collective the variable leaves out keeps its default size. */
+    min_parse(nbo_setting_find(pm_settings_table.settings, "NBO_PMPI_MIN_SIZE")->def, pm_cfg.min_size);
+    min_parse(e.min_size, pm_cfg.min_size);
 }
 
 void pm_settings_load(void) { pthread_once(&settings_once, settings_read); }

@@ -88,11 +88,11 @@ SUMMARY = {
     "nbo_config_init": "default configuration of a communicator",
     "nbo_config_from_env": "configuration from the NBO_* environment variables",
     "nbo_config_set": "set one configuration field from an NBO_* name and value",
-    "nbo_engine_name": "names of engines, progress modes, algorithms and codecs",
+    "nbo_progress_name": "names of progress modes, algorithms and codecs",
     "nbo_comm_create": "bootstrap libnbo on an MPI communicator",
     "nbo_comm_free": "free an nbo communicator",
     "nbo_comm_query": "the engine and configuration a communicator resolved to",
-    "nbo_engine_available": "whether an engine is built and usable on this machine",
+    "nbo_engine_at": "the engines built into libnbo; whether one is usable on this machine",
     "nbo_cuda_available": "whether CUDA device buffers are usable in this process",
     "nbo_codec_available": "whether a codec of compressed all-to-alls is built into libnbo",
     "nbo_codec_bound": "the a priori error bound of a codec on a datatype",
@@ -235,7 +235,7 @@ ERRORS = {
         ("NBO_ERR_ARG", "an argument is NULL, or name is not a variable of nbo_config_t."),
         ("NBO_ERR_CONFIG", "value is not valid for name; the field is left as it was."),
     ],
-    "nbo_engine_name": "None: a value out of range gives \"?\".",
+    "nbo_progress_name": "None: a value out of range gives \"?\".",
     "nbo_comm_create": [
         ("NBO_ERR_ARG", "out is NULL."),
         ("NBO_ERR_COMM", "comm is MPI_COMM_NULL or an inter-communicator."),
@@ -264,9 +264,12 @@ ERRORS = {
         ("NBO_ERR_ARG", "info is NULL."),
         ("NBO_ERR_COMM", "comm is not a live nbo communicator."),
     ],
-    "nbo_engine_available": [
-        ("NBO_ERR_ENGINE", "the engine is not built into this libnbo, or not usable here (detail says why)."),
-        ("NBO_ERR_CONFIG", "UCX rejects a UCX_* or NBO_UCX_* value (UCX names it on stderr)."),
+    "nbo_engine_at": [
+        ("NBO_ERR_ARG", "nbo_engine_available: name is NULL."),
+        ("NBO_ERR_ENGINE", "nbo_engine_available: no engine of that name is built into this "
+                           "libnbo, or it is not usable here (detail says why)."),
+        ("NBO_ERR_CONFIG", "nbo_engine_available: the engine rejects a value of its NBO_* "
+                           "variables or of its library's (UCX_*), named on stderr."),
     ],
     "nbo_codec_available": [
         ("NBO_ERR_CODEC", "zfp in a libnbo built without libzfp, or a value that is no codec (detail says why)."),
@@ -391,7 +394,9 @@ RETURNS = {
     "nbo_progress": ["The number of completion events handled, 0 or more."],
     "nbo_version": ["A static string such as \"0.1.0\", never NULL."],
     "nbo_strerror": ["A static string, never NULL (\"unknown error\" for a code that is none)."],
-    "nbo_engine_name": ["A static string, never NULL."],
+    "nbo_progress_name": ["A static string, never NULL."],
+    "nbo_engine_at": ["nbo_engine_at: a static string, or NULL when i is past the last engine "
+                      "(or negative).  nbo_engine_available: NBO_SUCCESS or an error below."],
     "p3o_strerror": ["A static string, never NULL."],
     "p3o_last_error": ["A string owned by the library, \"\" when nothing failed yet; the next failure overwrites it."],
     "p3o_mode_name": ["A static string, never NULL."],
@@ -423,6 +428,7 @@ int finish(nbo_request_t *req)
 }
 ''',
     "nbo_config_init": r'''
+#include <string.h>
 #include <nbo.h>
 
 /* The MPI engine and a window of 4, whatever the environment says. */
@@ -430,7 +436,7 @@ int make_comm(MPI_Comm parent, nbo_comm_t *comm)
 {
     nbo_config_t cfg;
     nbo_config_init(&cfg);
-    cfg.engine = NBO_ENGINE_MPI;
+    strcpy(cfg.engine, "mpi");
     cfg.window = 4;
     return nbo_comm_create(parent, &cfg, comm);
 }
@@ -469,14 +475,14 @@ int apply_option(nbo_config_t *cfg, const char *opt)
     return rc;
 }
 ''',
-    "nbo_engine_name": r'''
+    "nbo_progress_name": r'''
 #include <stdio.h>
 #include <nbo.h>
 
 void print_config(const nbo_config_t *cfg)
 {
     printf("engine %s, progress %s, algorithm %s, scheduling %s, codec %s\n",
-           nbo_engine_name(cfg->engine), nbo_progress_name(cfg->progress),
+           cfg->engine, nbo_progress_name(cfg->progress),
            nbo_algorithm_name(cfg->algorithm),
            nbo_progress_sched_name(cfg->progress_sched), nbo_codec_name(cfg->codec));
 }
@@ -525,23 +531,28 @@ void describe(nbo_comm_t comm)
     nbo_comm_info_t info;
     if (nbo_comm_query(comm, &info) == NBO_SUCCESS && info.rank == 0)
         printf("%d ranks: engine %s, progress %s, W = %d%s (%s)\n", info.size,
-               nbo_engine_name(info.engine), nbo_progress_name(info.progress),
+               info.engine, nbo_progress_name(info.progress),
                info.window, info.engine_caps & NBO_CAP_OFFLOAD ? ", RDMA" : "",
                info.engine_detail);
 }
 ''',
-    "nbo_engine_available": r'''
+    "nbo_engine_at": r'''
 #include <stdio.h>
+#include <string.h>
 #include <nbo.h>
 
-/* UCX where it is usable here, else whatever auto finds. */
-nbo_engine_kind_t pick_engine(void)
+/* Every engine built in, whether it is usable here; UCX if it is, else
+ * whatever auto finds. */
+void pick_engine(nbo_config_t *cfg)
 {
-    char why[256];
-    if (nbo_engine_available(NBO_ENGINE_UCX, why, sizeof(why)) == NBO_SUCCESS)
-        return NBO_ENGINE_UCX;
-    fprintf(stderr, "no UCX here: %s\n", why);
-    return NBO_ENGINE_AUTO;
+    strcpy(cfg->engine, "auto");
+    for (int i = 0; nbo_engine_at(i); i++) {
+        char why[256];
+        int ok = nbo_engine_available(nbo_engine_at(i), why, sizeof(why)) == NBO_SUCCESS;
+        printf("%-6s %s: %s\n", nbo_engine_at(i), ok ? "usable" : "unusable", why);
+        if (ok && strcmp(nbo_engine_at(i), "ucx") == 0)
+            strcpy(cfg->engine, "ucx");
+    }
 }
 ''',
     "nbo_codec_available": r'''
@@ -843,6 +854,7 @@ void report(const char *call, int rc)
 }
 ''',
     "p3o_options_init": r'''
+#include <string.h>
 #include <p3dfft_overlap.h>
 
 /* A 4 x 2 process grid, quick planning, libnbo with the MPI engine. */
@@ -850,7 +862,7 @@ int make_plan(MPI_Comm comm, p3o_plan_t *plan)
 {
     static nbo_config_t cfg;
     nbo_config_init(&cfg);
-    cfg.engine = NBO_ENGINE_MPI;
+    strcpy(cfg.engine, "mpi");
     p3o_options_t opt;
     p3o_options_init(&opt);
     opt.row = 4;
@@ -978,7 +990,7 @@ void which_engine(p3o_plan_t plan)
     if (p3o_nbo_comm(plan, &comm) == P3O_SUCCESS && comm != NBO_COMM_NULL &&
         nbo_comm_query(comm, &info) == NBO_SUCCESS)
         printf("column transposes: engine %s, progress %s\n",
-               nbo_engine_name(info.engine), nbo_progress_name(info.progress));
+               info.engine, nbo_progress_name(info.progress));
 }
 ''',
     "p3o_compression": r'''
@@ -1511,7 +1523,7 @@ def man_tool(c_src, name, version=None):
             ".BR nbo (3)",
             "and",
             ".BR libnbo-mpi (7)."]
-    out += see_also([("nbo", 3), ("nbo_engine_available", 3), ("nbo_config_from_env", 3),
+    out += see_also([("nbo", 3), ("nbo_engine_at", 3), ("nbo_config_from_env", 3),
                      ("nbo_config_set", 3), ("nbo_comm_query", 3), ("libnbo-mpi", 7)])
     return "\n".join(out) + "\n"
 

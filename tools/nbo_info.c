@@ -12,11 +12,11 @@
  * CAPS DETAIL", found by creating an nbo communicator on MPI_COMM_WORLD as
  * an application would, and, when the environment asks for another engine
  * or progress mode, the same line for it, "configured ...".  Then one line
- * per NBO_* variable libnbo reads, in groups (nbo_config_t, UCX engine,
- * verbs engine, libnbo-mpi): its name, the value in effect, the default,
+ * per NBO_* variable libnbo reads, in groups (nbo_config_t, each built
+ * engine's, libnbo-mpi): its name, the value in effect, the default,
  * "env" when the environment sets it or "INVALID" when libnbo rejects the
- * value, and its meaning.  Other NBO_UCX_* variables that are set are
- * listed with the UCX engine; other NBO_* variables that are set are named
+ * value, and its meaning.  Other variables of an engine's prefix that are
+ * set (NBO_UCX_*) are listed with it; other NBO_* variables that are set are named
  * as read by nobody.
  *
  * Exit status: 0; 1 when the environment holds an invalid NBO_* value (each
@@ -33,12 +33,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
-#include "nbo_engines.h" /* NBO_HAVE_UCX, NBO_HAVE_VERBS, NBO_HAVE_CUDA, NBO_HAVE_ZFP (meson) */
+#include "nbo_engines.h" /* NBO_HAVE_CUDA, NBO_HAVE_ZFP (meson) */
+#include "../libnbo/settings.h" /* the tables of every NBO_* variable */
+#include "../offload/engine.h"
+#include "offload/nbo_engine_list.h" /* NBO_ENGINES_LISTED (offload/meson.build) */
+#include "../pmpi/pm_settings.h"
 
 static const char usage[] =
-    "usage: nbo_info [-e | -c | -h]\n"
+    "usage: nbo_info [-e | -c | -m | -h]\n"
     "What libnbo can do on this machine: its version, the MPI library, the\n"
     "optional parts built, every engine and codec, what NBO_ENGINE=auto and\n"
     "NBO_PROGRESS=auto resolve to, and every NBO_* variable libnbo reads.  It\n"
@@ -49,17 +54,13 @@ static const char usage[] =
     "  -e, --engines  build, engines and what auto resolves to only\n"
     "  -c, --config   configuration only: each NBO_* variable, its value in\n"
     "                 effect, its default, whether it is set, its meaning\n"
+    "  -m, --settings-md  the Markdown tables of every NBO_* variable, without\n"
+    "                 MPI (--settings-md=LAYER: one layer's: libnbo, libnbo-mpi\n"
+    "                 or NAME engine)\n"
     "  -h, --help     this help\n";
 
 enum { EXIT_CONFIG = 1, EXIT_USAGE = 2, EXIT_CREATE = 3 };
 
-/* The variables of nbo_config_t (nbo.h), in the order they are printed. */
-static const char *const config_vars[] = {
-    "NBO_ENGINE", "NBO_PROGRESS", "NBO_PROGRESS_SCHED", "NBO_ALGORITHM", "NBO_WINDOW",
-    "NBO_BRUCK_MAX", "NBO_TIMEOUT", "NBO_PROGRESS_CPU", "NBO_SPIN_US", "NBO_FOREGROUND_US",
-    "NBO_CHECK", "NBO_CUDA_CHUNK", "NBO_ALLREDUCE_SMALL", "NBO_ALLGATHER_SMALL", "NBO_BCAST_SMALL",
-    "NBO_CODEC", "NBO_CODEC_RATE"};
-#define N_CONFIG_VARS (sizeof(config_vars) / sizeof(config_vars[0]))
 
 /* ------------------------------------------------------------------ build */
 
@@ -81,8 +82,6 @@ static void print_build(void)
         int         built;
         const char *what;
     } parts[] = {
-        {"ucx", NBO_HAVE_UCX, "the UCX engine (-Ducx)"},
-        {"verbs", NBO_HAVE_VERBS, "the verbs engine (-Dverbs)"},
         {"cuda", NBO_HAVE_CUDA, "CUDA device buffers (-Dcuda)"},
         {"zfp", NBO_HAVE_ZFP, "the zfp codec of compressed all-to-alls (-Dzfp)"},
         {"libnbo-mpi", NBO_HAVE_PMPI, "MPI_Ialltoall(v) of unmodified programs, libnbo-mpi(7)"},
@@ -90,6 +89,13 @@ static void print_build(void)
          NBO_HAVE_P3O_CUDA ? "pencil 3-D FFT, p3dfft_overlap(3), with its GPU path"
                            : "pencil 3-D FFT, p3dfft_overlap(3)"},
     };
+    /* Every engine of offload/meson.build's list, built or not. */
+    static const char *const listed[] = {NBO_ENGINES_LISTED};
+    for (unsigned i = 0; i < sizeof(listed) / sizeof(listed[0]); i++) {
+        char what[64];
+        snprintf(what, sizeof(what), "the %s engine (offload/%s, -Dengines)", listed[i], listed[i]);
+        printf("built  %-14s %-3s %s\n", listed[i], nbo_engine_find(listed[i]) ? "yes" : "no", what);
+    }
     for (unsigned i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
         printf("built  %-14s %-3s %s\n", parts[i].name, parts[i].built ? "yes" : "no",
                parts[i].what);
@@ -97,21 +103,27 @@ static void print_build(void)
 
 /* ---------------------------------------------------------------- engines */
 
-/* Returns 1 when UCX rejects a UCX_* or NBO_UCX_* value (an invalid
- * configuration for NBO_ENGINE=ucx). */
-static int print_engines(void)
+/* The engines that reject a value of their variables or of their
+ * library's (UCX_*): an invalid configuration for NBO_ENGINE=NAME. */
+static char engines_bad[128];
+
+/* Probes every built engine, in the order auto tries them, printing a line
+ * for each when print; fills engines_bad.  Returns 1 when one is there. */
+static int probe_engines(int print)
 {
-    int bad = 0;
-    printf("# engines (built into this libnbo, usable here?)\n");
-    const nbo_engine_kind_t kinds[] = {NBO_ENGINE_MPI, NBO_ENGINE_UCX, NBO_ENGINE_VERBS};
-    for (unsigned i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+    if (print)
+        printf("# engines (built into this libnbo, usable here?)\n");
+    size_t n = 0;
+    for (int i = 0; nbo_engine_at(i); i++) {
         char detail[256];
-        int rc = nbo_engine_available(kinds[i], detail, sizeof(detail));
-        printf("engine %-6s %-10s %s\n", nbo_engine_name(kinds[i]),
-               rc == NBO_SUCCESS ? "usable" : "unusable", detail);
-        bad |= rc == NBO_ERR_CONFIG;
+        const char *e = nbo_engine_at(i);
+        int rc = nbo_engine_available(e, detail, sizeof(detail));
+        if (print)
+            printf("engine %-6s %-10s %s\n", e, rc == NBO_SUCCESS ? "usable" : "unusable", detail);
+        if (rc == NBO_ERR_CONFIG && n < sizeof(engines_bad))
+            n += (size_t)snprintf(engines_bad + n, sizeof(engines_bad) - n, "%s%s", n ? ", " : "", e);
     }
-    return bad;
+    return engines_bad[0] != 0;
 }
 
 /* GPU buffers: built with CUDA?  A GPU here?  Which engines move device
@@ -163,7 +175,7 @@ static int resolve(const char *label, const nbo_config_t *cfg)
     nbo_comm_t comm;
     int rc = nbo_comm_create(MPI_COMM_WORLD, cfg, &comm);
     if (rc != NBO_SUCCESS) {
-        printf("%-10s engine %-6s progress %-7s failed: %s\n", label, nbo_engine_name(cfg->engine),
+        printf("%-10s engine %-6s progress %-7s failed: %s\n", label, cfg->engine,
                nbo_progress_name(cfg->progress), nbo_strerror(rc));
         return rc;
     }
@@ -172,7 +184,7 @@ static int resolve(const char *label, const nbo_config_t *cfg)
     if (rc == NBO_SUCCESS) {
         char caps[64];
         printf("%-10s engine %-6s progress %-7s caps %-16s %s\n", label,
-               nbo_engine_name(info.engine), nbo_progress_name(info.progress),
+               info.engine, nbo_progress_name(info.progress),
                caps_names(info.engine_caps, caps, sizeof(caps)), info.engine_detail);
     }
     int rc2 = nbo_comm_free(&comm);
@@ -221,7 +233,7 @@ static int print_resolution(const nbo_config_t *env, int env_ok)
     int rc = resolve("auto", &a);
     /* Every rank creates the same communicators, or none: under mpiexec
      * the ranks' environments may differ. */
-    int want = env_ok && (env->engine != NBO_ENGINE_AUTO || env->progress != NBO_PROGRESS_AUTO);
+    int want = env_ok && (strcasecmp(env->engine, "auto") != 0 || env->progress != NBO_PROGRESS_AUTO);
     int all = want, any = want;
     MPI_Allreduce(&want, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     MPI_Allreduce(&want, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
@@ -238,175 +250,132 @@ static int print_resolution(const nbo_config_t *env, int env_ok)
 
 /* ---------------------------------------------------------- configuration */
 
+/* Every table of NBO_* variables: libnbo's, each built engine's,
+ * libnbo-mpi's; NULL-terminated. */
+static const nbo_setting_table_t *tables[16];
+
+static void tables_collect(void)
+{
+    int n = 0;
+    tables[n++] = &nbo_config_table;
+    for (int i = 0; nbo_engines[i] && n < 14; i++)
+        if (nbo_engines[i]->settings)
+            tables[n++] = nbo_engines[i]->settings;
+    tables[n++] = &pm_settings_table;
+    tables[n] = NULL;
+}
+
+static const nbo_setting_t *known(const char *name, size_t len)
+{
+    for (int t = 0; tables[t]; t++)
+        for (const nbo_setting_t *s = tables[t]->settings; s->name; s++)
+            if (strlen(s->name) == len && strncmp(s->name, name, len) == 0)
+                return s;
+    return NULL;
+}
+
+/* Room for any layer's settings struct: a value is parsed into it to be
+ * checked with the layer's own parser. */
+static union {
+    long double align;
+    char        bytes[4096];
+} scratch;
+
+/* The environment's value of s: 1 when set and invalid. */
+static int invalid(const nbo_setting_t *s)
+{
+    const char *set = getenv(s->name);
+    if (!set || !*set || s->offset + s->size > sizeof(scratch.bytes))
+        return 0;
+    return nbo_setting_set(s, scratch.bytes, set) != NBO_SUCCESS;
+}
+
 static void row(const char *var, const char *value, const char *def, const char *flag,
                 const char *meaning)
 {
     printf("%-21s %-10s %-8s %-7s %s\n", var, value, def, flag, meaning);
 }
 
-/* A variable of nbo_config_t: INVALID when nbo_config_set rejects the value
- * the environment gives (the library's own parser).  Returns 1 if so. */
-static int config_row(const char *var, const char *value, const char *def, const char *meaning)
-{
-    const char *set = getenv(var);
-    if (!set || !*set) {
-        row(var, value, def, "", meaning);
-        return 0;
-    }
-    nbo_config_t scratch;
-    nbo_config_init(&scratch);
-    int bad = nbo_config_set(&scratch, var, set) != NBO_SUCCESS;
-    row(var, bad ? set : value, def, bad ? "INVALID" : "env", meaning);
-    return bad;
-}
-
-/* Variables outside nbo_config_t, read by an engine or by libnbo-mpi. */
-typedef struct {
-    const char *var, *def, *meaning;
-} extra_t;
-
-static const extra_t ucx_vars[] = {
-    {"NBO_UCX_TLS", "-", "transports of libnbo's UCX context (-: UCX_TLS, else UCX's choice)"},
-    {"NBO_UCX_RNDV_THRESH", "-",
-     "rendezvous threshold (-: libnbo's over TCP without RDMA, else UCX's)"},
-    {"NBO_UCX_ZCOPY_THRESH", "-",
-     "zero-copy threshold (-: inf, UCX's copy path, over TCP without RDMA; auto: UCX's)"},
-    {"NBO_PEER_ERRORS", "0", "1: peer error handling on every endpoint (no shared memory)"},
-    {"NBO_REGCACHE", "1", "0: no registration cache (UCX registers on the fly)"},
-};
-static const extra_t verbs_vars[] = {
-    {"NBO_VERBS_DEVICE", "-", "RDMA device name (-: the first with an active port)"},
-    {"NBO_VERBS_PORT", "0", "port number (0: the first active one)"},
-    {"NBO_VERBS_GID_INDEX", "-1", "GID table index (-1: the first non-zero GID on RoCE)"},
-    {"NBO_VERBS_BOUNCE", "4096", "largest message sent through bounce buffers (0: none)"},
-    {"NBO_VERBS_ACK_TIMEOUT", "14", "IB local ACK timeout exponent (14: 67 ms)"},
-    {"NBO_VERBS_DEBUG", "0", "1: print NIC completion errors; 2: flush errors too"},
-};
-static const extra_t pmpi_vars[] = {
-    {"NBO_PMPI", "on", "off or 0: every call passes through to MPI"},
-    {"NBO_PMPI_LOG", "0", "1: a line per communicator saying who serves it"},
-    {"NBO_PMPI_COLLS", "all",
-     "collectives served: alltoall,allreduce,reduce_scatter_block,allgather,allgatherv,bcast, "
-     "all or none"},
-    /* pmpi/pm_state.c's PM_MIN_SIZE_DEFAULT (check_nbo_info.sh compares them) */
-    {"NBO_PMPI_MIN_SIZE",
-     "alltoall=64K,allreduce=64K,reduce_scatter_block=64K,allgather=128K,allgatherv=128K,bcast=64K",
-     "NAME=BYTES,...: a call of a collective below its size is served by MPI"},
-    {"NBO_PMPI_BLOCKING", "0", "1: blocking MPI_Alltoall(v) served by libnbo too"},
-};
-
-static void extra_rows(const extra_t *v, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        const char *set = getenv(v[i].var);
-        row(v[i].var, set ? set : v[i].def, v[i].def, set ? "env" : "", v[i].meaning);
-    }
-}
-
-static int known(const char *name, size_t len)
-{
-    for (size_t i = 0; i < N_CONFIG_VARS; i++)
-        if (strlen(config_vars[i]) == len && strncmp(config_vars[i], name, len) == 0)
-            return 1;
-    const extra_t *groups[] = {ucx_vars, verbs_vars, pmpi_vars};
-    const size_t sizes[] = {sizeof(ucx_vars) / sizeof(ucx_vars[0]),
-                            sizeof(verbs_vars) / sizeof(verbs_vars[0]),
-                            sizeof(pmpi_vars) / sizeof(pmpi_vars[0])};
-    for (int g = 0; g < 3; g++)
-        for (size_t i = 0; i < sizes[g]; i++)
-            if (strlen(groups[g][i].var) == len && strncmp(groups[g][i].var, name, len) == 0)
-                return 1;
-    return 0;
-}
-
 extern char **environ;
 
-/* c: the configuration the environment gives; ucx_bad: UCX rejected a
- * UCX_* or NBO_UCX_* value.  Returns the number of invalid variables. */
-static int print_config(const nbo_config_t *env, int ucx_bad)
+/* c: the configuration the environment gives.  Returns the number of
+ * invalid variables (an engine in engines_bad counts as one). */
+static int print_config(const nbo_config_t *env)
 {
-    nbo_config_t def, c = *env;
-    nbo_config_init(&def);
     int bad = 0;
-    char v[64], d[64];
     printf("# configuration: variable, value in effect, default, env|INVALID, meaning\n");
-    printf("# nbo_config_t (nbo_comm_create with NULL, nbo_config_from_env)\n");
-    bad += config_row("NBO_ENGINE", nbo_engine_name(c.engine), nbo_engine_name(def.engine),
-                      "engine: mpi | ucx | verbs | auto");
-    bad += config_row("NBO_PROGRESS", nbo_progress_name(c.progress),
-                      nbo_progress_name(def.progress),
-                      "progress: inline | thread | auto (thread when the host runs the waits)");
-    bad += config_row("NBO_PROGRESS_SCHED", nbo_progress_sched_name(c.progress_sched),
-                      nbo_progress_sched_name(def.progress_sched),
-                      "progress thread scheduling: batch (never preempts the application) | "
-                      "normal | auto (batch unless an engine is polled)");
-    bad += config_row("NBO_ALGORITHM", nbo_algorithm_name(c.algorithm),
-                      nbo_algorithm_name(def.algorithm),
-                      "algorithm: auto, or one the collective has (pairwise, bruck, ring, ...)");
-#define NUM(var, field, fmt, meaning)                                                      \
-    snprintf(v, sizeof(v), fmt, c.field);                                                  \
-    snprintf(d, sizeof(d), fmt, def.field);                                                \
-    bad += config_row(var, v, d, meaning)
-    NUM("NBO_WINDOW", window, "%d", "sends per communication window (W)");
-    NUM("NBO_BRUCK_MAX", bruck_max, "%zu", "auto uses Bruck up to this many bytes per peer");
-    NUM("NBO_TIMEOUT", timeout_ms, "%d", "ms without progress before a request fails (0: never)");
-    NUM("NBO_PROGRESS_CPU", progress_cpu, "%d", "core the progress thread is pinned to (-1: none)");
-    NUM("NBO_SPIN_US", spin_us, "%d", "us the progress thread polls before it sleeps");
-    NUM("NBO_FOREGROUND_US", foreground_us, "%d",
-        "thread mode: us nbo_wait polls without a completion before it sleeps");
-    NUM("NBO_CHECK", check, "%d", "1: compare call signatures across ranks");
-    NUM("NBO_CUDA_CHUNK", cuda_chunk, "%zu", "bytes per pipeline stage when GPU buffers are staged");
-    NUM("NBO_ALLREDUCE_SMALL", allreduce_small, "%zu",
-        "allreduce: auto uses recursive doubling up to this many bytes");
-    NUM("NBO_ALLGATHER_SMALL", allgather_small, "%zu",
-        "allgather(v): auto uses the small-message algorithm up to this many bytes in all");
-    NUM("NBO_BCAST_SMALL", bcast_small, "%zu", "bcast: auto uses the binomial tree up to this many bytes");
-    bad += config_row("NBO_CODEC", nbo_codec_name(c.codec), nbo_codec_name(def.codec),
-                      "all-to-all of floating-point types: none | fp32 | zfp (lossy, opt-in)");
-    NUM("NBO_CODEC_RATE", codec_rate, "%d", "zfp codec: bits per value, 1..64");
-#undef NUM
-
-    printf("# UCX engine (libnbo's UCX context reads NBO_UCX_<NAME> as UCX_<NAME>)\n");
-    extra_rows(ucx_vars, sizeof(ucx_vars) / sizeof(ucx_vars[0]));
-    for (char **e = environ; *e; e++) {
-        const char *eq = strchr(*e, '=');
-        size_t len = eq ? (size_t)(eq - *e) : strlen(*e);
-        if (strncmp(*e, "NBO_UCX_", 8) == 0 && !known(*e, len))
-            printf("%-21.*s %-10s %-8s %-7s %s\n", (int)len, *e, eq ? eq + 1 : "", "-", "env",
-                   "a UCX setting for libnbo's context only");
+    for (int t = 0; tables[t]; t++) {
+        printf("# %s\n", tables[t]->reader);
+        for (const nbo_setting_t *s = tables[t]->settings; s->name; s++) {
+            const char *set = getenv(s->name);
+            char v[256];
+            int wrong = invalid(s);
+            bad += wrong;
+            if (tables[t] == &nbo_config_table && !wrong)
+                nbo_setting_format(s, env, v, sizeof(v)); /* as libnbo resolved it */
+            else
+                snprintf(v, sizeof(v), "%s", set && *set ? set : *s->def ? s->def : "-");
+            row(s->name, v, *s->def ? s->def : "-", wrong ? "INVALID" : set && *set ? "env" : "",
+                s->doc);
+        }
+        const char *pre = tables[t]->passthrough;
+        size_t plen = pre ? strlen(pre) : 0;
+        for (char **e = environ; pre && *e; e++) {
+            const char *eq = strchr(*e, '=');
+            size_t len = eq ? (size_t)(eq - *e) : strlen(*e);
+            if (strncmp(*e, pre, plen) == 0 && !known(*e, len))
+                printf("%-21.*s %-10s %-8s %-7s %s\n", (int)len, *e, eq ? eq + 1 : "", "-", "env",
+                       "passed to the engine's library for libnbo's use only");
+        }
     }
-    if (ucx_bad) {
-        printf("# INVALID: UCX rejects a UCX_* or NBO_UCX_* value (UCX names it on stderr)\n");
+    if (engines_bad[0]) {
+        printf("# INVALID: an engine rejects a value of its library's or NBO_* variables (named on "
+               "stderr): %s\n", engines_bad);
         bad++;
     }
-    printf("# verbs engine\n");
-    extra_rows(verbs_vars, sizeof(verbs_vars) / sizeof(verbs_vars[0]));
-    printf("# libnbo-mpi (read by libnbo-mpi.so only)\n");
-    extra_rows(pmpi_vars, sizeof(pmpi_vars) / sizeof(pmpi_vars[0]));
-
     for (char **e = environ; *e; e++) {
         const char *eq = strchr(*e, '=');
         size_t len = eq ? (size_t)(eq - *e) : strlen(*e);
-        if (strncmp(*e, "NBO_", 4) == 0 && strncmp(*e, "NBO_UCX_", 8) != 0 && !known(*e, len))
+        int passed = 0;
+        for (int t = 0; tables[t]; t++)
+            passed |= tables[t]->passthrough &&
+                      strncmp(*e, tables[t]->passthrough, strlen(tables[t]->passthrough)) == 0;
+        if (strncmp(*e, "NBO_", 4) == 0 && !passed && !known(*e, len))
             printf("# set, but read by no part of libnbo: %.*s\n", (int)len, *e);
     }
     return bad;
 }
 
 /* The names of the invalid variables, on stderr. */
-static void name_invalid(int ucx_bad)
+static void name_invalid(void)
 {
     fprintf(stderr, "nbo_info: invalid configuration:");
-    for (size_t i = 0; i < N_CONFIG_VARS; i++) {
-        const char *set = getenv(config_vars[i]);
-        nbo_config_t scratch;
-        nbo_config_init(&scratch);
-        if (set && *set && nbo_config_set(&scratch, config_vars[i], set) != NBO_SUCCESS)
-            fprintf(stderr, " %s", config_vars[i]);
-    }
-    if (ucx_bad)
-        fprintf(stderr, " (a UCX_* or NBO_UCX_* value UCX rejects)");
+    for (int t = 0; tables[t]; t++)
+        for (const nbo_setting_t *s = tables[t]->settings; s->name; s++)
+            if (invalid(s))
+                fprintf(stderr, " %s", s->name);
+    if (engines_bad[0])
+        fprintf(stderr, " (rejected by the engine%s %s)", strchr(engines_bad, ',') ? "s" : "",
+                engines_bad);
     fprintf(stderr, "\n");
+}
+
+/* --settings-md[=LAYER]: the Markdown tables of docs/ (check_settings_doc.sh
+ * compares them); every layer, each under a heading, or LAYER's alone. */
+static int print_settings_md(const char *layer)
+{
+    int found = 0;
+    for (int t = 0; tables[t]; t++) {
+        if (layer && strcmp(layer, tables[t]->layer) != 0)
+            continue;
+        if (!layer)
+            printf("%s### %s\n\n", found ? "\n" : "", tables[t]->layer);
+        nbo_settings_print_md(tables[t]->settings, tables[t] == &nbo_config_table, stdout);
+        found = 1;
+    }
+    if (!found)
+        fprintf(stderr, "nbo_info: no settings table '%s' in this build\n", layer);
+    return found ? 0 : EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
@@ -416,8 +385,12 @@ int main(int argc, char **argv)
         {"engines", no_argument, NULL, 'e'},
         {"config", no_argument, NULL, 'c'},
         {"help", no_argument, NULL, 'h'},
+        {"settings-md", optional_argument, NULL, 'm'},
         {NULL, 0, NULL, 0}};
-    while ((opt = getopt_long(argc, argv, "ech", longopts, NULL)) != -1) {
+    tables_collect();
+    while ((opt = getopt_long(argc, argv, "ecm::h", longopts, NULL)) != -1) {
+        if (opt == 'm')
+            return print_settings_md(optarg); /* no MPI: the build runs it */
         if (opt == 'e')
             config = 0;
         else if (opt == 'c')
@@ -449,20 +422,24 @@ int main(int argc, char **argv)
     nbo_config_init(&env);
     int env_ok = nbo_config_from_env(&env) == NBO_SUCCESS;
 
-    int status = EXIT_SUCCESS, ucx_bad;
+    int status = EXIT_SUCCESS, engine_bad;
     if (engines) {
         print_build();
-        ucx_bad = print_engines();
+        engine_bad = probe_engines(1);
         print_cuda();
         print_codecs();
-        if (print_resolution(&env, env_ok && !ucx_bad) != NBO_SUCCESS)
+        if (print_resolution(&env, env_ok && !engine_bad) != NBO_SUCCESS)
             status = EXIT_CREATE;
     } else
-        ucx_bad = nbo_engine_available(NBO_ENGINE_UCX, NULL, 0) == NBO_ERR_CONFIG;
+        engine_bad = probe_engines(0);
     if (config)
-        print_config(&env, ucx_bad);
-    if (!env_ok || ucx_bad) {
-        name_invalid(ucx_bad);
+        print_config(&env);
+    int tables_bad = 0; /* an engine's or libnbo-mpi's variable */
+    for (int t = 0; tables[t]; t++)
+        for (const nbo_setting_t *v = tables[t]->settings; v->name; v++)
+            tables_bad |= invalid(v);
+    if (!env_ok || engine_bad || tables_bad) {
+        name_invalid();
         status = EXIT_CONFIG;
     }
     fflush(stdout);

@@ -64,7 +64,7 @@ static double one(MPI_Comm comm, const setup_t *s, const codec_choice_t *k, void
     }
     nbo_comm_info_t info;
     if (nbo_comm_query(nc, &info) == NBO_SUCCESS)
-        snprintf(out->engine, sizeof(out->engine), "%s/%s", nbo_engine_name(info.engine),
+        snprintf(out->engine, sizeof(out->engine), "%s/%s", info.engine,
                  nbo_progress_name(info.progress));
     nbo_request_t req = NBO_REQUEST_NULL;
     rc = nbo_alltoall_init(sbuf, count, type, rbuf, count, type, nc, &req);

@@ -143,7 +143,7 @@ static void describe_nbo(p3o_plan_t plan, measurement_t *m)
     nbo_comm_info_t info;
     if (p3o_nbo_comm(plan, &c) == P3O_SUCCESS && c != NBO_COMM_NULL &&
         nbo_comm_query(c, &info) == NBO_SUCCESS) {
-        snprintf(m->engine, sizeof(m->engine), "%s", nbo_engine_name(info.engine));
+        snprintf(m->engine, sizeof(m->engine), "%s", info.engine);
         snprintf(m->progress, sizeof(m->progress), "%s", nbo_progress_name(info.progress));
     }
 }
@@ -175,7 +175,7 @@ void measure(MPI_Comm comm, const setup_t *s, const variant_t *v, reference_t *r
     if (v->set_engine) {
         nbo_config_init(&cfg);
         nbo_config_from_env(&cfg);
-        cfg.engine = v->engine;
+        snprintf(cfg.engine, sizeof(cfg.engine), "%s", v->engine);
         cfg.codec = v->codec; /* the plan's, whatever NBO_CODEC says */
         if (v->codec == NBO_CODEC_ZFP)
             cfg.codec_rate = v->rate ? v->rate : 16;

@@ -15,7 +15,7 @@ typedef struct variant {
     char              name[64];    /* "blocking", "pipelined_nbo[ucx]", "roundtrip_nbo[ucx,fp32]" */
     p3o_mode_t        mode;
     int               set_engine;  /* 0: libnbo engine from NBO_ENGINE / auto */
-    nbo_engine_kind_t engine;
+    char              engine[NBO_ENGINE_NAME_MAX];
     int               roundtrip;   /* p3o_roundtrip instead of forward + backward */
     nbo_codec_t       codec;       /* options.codec (PIPELINED_NBO only) */
     int               rate;        /* zfp's bits per value */

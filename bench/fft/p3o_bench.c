@@ -81,14 +81,15 @@ static int parse_sizes(config_t *c, char *list)
     return c->nsizes > 0 ? 0 : -1;
 }
 
-static int parse_engine(const char *name, nbo_engine_kind_t *kind)
+/* "auto" or an engine built into libnbo. */
+static int parse_engine(const char *name, char *engine, size_t len)
 {
-    for (int k = NBO_ENGINE_AUTO; k <= NBO_ENGINE_VERBS; k++)
-        if (strcmp(name, nbo_engine_name((nbo_engine_kind_t)k)) == 0) {
-            *kind = (nbo_engine_kind_t)k;
-            return 0;
-        }
-    return -1;
+    nbo_config_t c;
+    nbo_config_init(&c);
+    if (nbo_config_set(&c, "NBO_ENGINE", name) != NBO_SUCCESS)
+        return -1;
+    snprintf(engine, len, "%s", c.engine);
+    return 0;
 }
 
 /* "roundtrip_mpi" / "roundtrip_nbo": the pipelined mode, one p3o_roundtrip
@@ -168,7 +169,7 @@ static int parse_variants(config_t *c, char *modes, char *engines)
                 else
                     snprintf(v->name, sizeof(v->name), "%.60s", t);
                 if (e) {
-                    if (parse_engine(e, &v->engine) != 0)
+                    if (parse_engine(e, v->engine, sizeof(v->engine)) != 0)
                         return -1;
                     v->set_engine = 1;
                 }

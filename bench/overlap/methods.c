@@ -56,7 +56,7 @@ int method_open(method_t *m, MPI_Comm comm, char *why, size_t whylen)
         /* AUTO resolves to something concrete: say what ran. */
         int len;
         if (info.engine != m->config.engine || info.progress != m->config.progress)
-            len = snprintf(why, whylen, "resolved to %s/%s", nbo_engine_name(info.engine),
+            len = snprintf(why, whylen, "resolved to %s/%s", info.engine,
                            nbo_progress_name(info.progress));
         else
             len = snprintf(why, whylen, "%s", info.engine_detail);

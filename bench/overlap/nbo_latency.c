@@ -180,7 +180,7 @@ int main(int argc, char **argv)
         printf("# nbo_latency: P = %d, libnbo default (engine %s, progress %s), "
                "%d operations per block, median of %d blocks, %g us of compute between start "
                "and wait; us per operation\n",
-               P, nbo_engine_name(info.engine), nbo_progress_name(info.progress), o.iters,
+               P, info.engine, nbo_progress_name(info.progress), o.iters,
                o.blocks, o.compute_us);
         printf("%-10s %8s %12s %10s %8s %16s %8s %6s\n", "collective", "size", "MPI_I<coll>",
                "nbo", "x MPI", "nbo_persistent", "x MPI", "check");
@@ -233,7 +233,7 @@ int main(int argc, char **argv)
                        med[M_NBO_PERSISTENT] / med[M_MPI], all_errors ? "FAIL" : "ok");
                 if (csv)
                     fprintf(csv, "%s,%zu,%d,%s,%s,%g,%.3f,%.3f,%.3f,%.3f,%.3f,%d\n",
-                            coll_name(coll), size, P, nbo_engine_name(info.engine),
+                            coll_name(coll), size, P, info.engine,
                             nbo_progress_name(info.progress), o.compute_us, med[M_MPI], med[M_NBO],
                             med[M_NBO_PERSISTENT], med[M_NBO] / med[M_MPI],
                             med[M_NBO_PERSISTENT] / med[M_MPI], all_errors);

@@ -316,11 +316,11 @@ static int build_methods(const options_t *o, method_t *ms, int max)
     if (!modes && env_p && *env_p && strcmp(env_p, "auto") != 0)
         modes = env_p;
 
-    const nbo_engine_kind_t kinds[] = {NBO_ENGINE_MPI, NBO_ENGINE_UCX, NBO_ENGINE_VERBS};
     const nbo_progress_mode_t progs[] = {NBO_PROGRESS_INLINE, NBO_PROGRESS_THREAD};
     int nwin = o->nwindows ? o->nwindows : 1, ncod = o->ncodecs ? o->ncodecs : 1;
-    for (int e = 0; e < 3; e++) {
-        if (!options_wants(engines, nbo_engine_name(kinds[e])))
+    for (int e = 0; nbo_engine_at(e); e++) {
+        const char *engine = nbo_engine_at(e);
+        if (!options_wants(engines, engine))
             continue;
         for (int p = 0; p < 2; p++) {
             if (!options_wants(modes, nbo_progress_name(progs[p])))
@@ -333,9 +333,9 @@ static int build_methods(const options_t *o, method_t *ms, int max)
                 nbo_config_init(&m->config);
                 if (nbo_config_from_env(&m->config) != NBO_SUCCESS)
                     die("reading NBO_* variables", "nbo_config_from_env");
-                m->config.engine = kinds[e];
+                snprintf(m->config.engine, sizeof m->config.engine, "%s", engine);
                 m->config.progress = progs[p];
-                int len = snprintf(m->name, sizeof m->name, "nbo:%s/%s", nbo_engine_name(kinds[e]),
+                int len = snprintf(m->name, sizeof m->name, "nbo:%s/%s", engine,
                                    nbo_progress_name(progs[p]));
                 if (o->nwindows) {
                     m->config.window = o->windows[w / ncod];
@@ -366,7 +366,7 @@ static void fill_ids(result_t *r, const method_t *m, size_t size)
     r->conc = m ? m->conc : 1;
     r->window = m && m->kind == METHOD_NBO ? m->config.window : 0;
     snprintf(r->engine, sizeof r->engine, "%s",
-             !m ? "sockets" : m->kind == METHOD_NBO ? nbo_engine_name(m->config.engine) : "mpich");
+             !m ? "sockets" : m->kind == METHOD_NBO ? m->config.engine : "mpich");
     snprintf(r->progress, sizeof r->progress, "%s",
              !m ? "kernel" : m->kind == METHOD_NBO ? nbo_progress_name(m->config.progress) : "-");
 }

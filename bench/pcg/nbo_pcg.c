@@ -187,7 +187,7 @@ static int run(const options_t *o, nbo_comm_t comm, int rank, int P)
     pcg_report_t r = {.N = o->N, .P = P, .iters = o->iters, .reps = o->reps};
     nbo_comm_info_t info;
     nbo_comm_query(comm, &info);
-    r.engine = nbo_engine_name(info.engine);
+    r.engine = info.engine;
     r.progress = nbo_progress_name(info.progress);
     int err = pcg_setup(&c, o->N, comm) != 0;
     double *scratch = malloc((size_t)o->iters * sizeof(double));

@@ -4,8 +4,9 @@
 
 #include "mpi_engine.h"
 
-int mpi_engine_probe(char *detail, size_t len)
+int mpi_engine_probe(const nbo_engine_services_t *sv, char *detail, size_t len)
 {
+    (void)sv; /* nothing shared to lock */
     char lib[MPI_MAX_LIBRARY_VERSION_STRING];
     int n = 0;
     MPI_Get_library_version(lib, &n);
@@ -18,12 +19,14 @@ int mpi_engine_probe(char *detail, size_t len)
     return NBO_SUCCESS;
 }
 
-int mpi_engine_open(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t **out)
+int mpi_engine_open(MPI_Comm comm, const nbo_config_t *cfg, const nbo_engine_services_t *sv,
+                    nbo_engine_comm_t **out)
 {
     (void)cfg;
     nbo_engine_comm_t *ec = calloc(1, sizeof(*ec));
     if (!ec)
         return NBO_ERR_NOMEM;
+    ec->sv = sv;
     ec->comm = comm;
     int *ub, flag = 0;
     MPI_Comm_get_attr(comm, MPI_TAG_UB, &ub, &flag);
@@ -47,6 +50,6 @@ void mpi_engine_close(nbo_engine_comm_t *ec, int broken)
 unsigned mpi_engine_caps(nbo_engine_comm_t *ec, char *detail, size_t len)
 {
     (void)ec;
-    mpi_engine_probe(detail, len);
+    mpi_engine_probe(ec->sv, detail, len);
     return 0; /* the host runs everything, and there is nothing to sleep on */
 }

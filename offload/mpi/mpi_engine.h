@@ -20,6 +20,7 @@ typedef struct mpi_op {
 } mpi_op_t;
 
 struct nbo_engine_comm {
+    const nbo_engine_services_t *sv; /* the core's, from open */
     MPI_Comm     comm;
     int          tag_ub;
     int          n, cap;   /* operations in flight */
@@ -29,8 +30,9 @@ struct nbo_engine_comm {
     MPI_Status  *st;       /* [cap], MPI_Testsome output */
 };
 
-int  mpi_engine_probe(char *detail, size_t len);
-int  mpi_engine_open(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t **out);
+int  mpi_engine_probe(const nbo_engine_services_t *sv, char *detail, size_t len);
+int  mpi_engine_open(MPI_Comm comm, const nbo_config_t *cfg, const nbo_engine_services_t *sv,
+                     nbo_engine_comm_t **out);
 void mpi_engine_close(nbo_engine_comm_t *ec, int broken);
 unsigned mpi_engine_caps(nbo_engine_comm_t *ec, char *detail, size_t len);
 int  mpi_engine_post(nbo_engine_comm_t *ec, nbo_exec_t *x, int first, int n);

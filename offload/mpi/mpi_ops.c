@@ -3,7 +3,6 @@
 
 const nbo_engine_ops_t nbo_mpi_engine = {
     .name = "mpi",
-    .kind = NBO_ENGINE_MPI,
     .probe = mpi_engine_probe,
     .open = mpi_engine_open,
     .close = mpi_engine_close,

@@ -29,7 +29,7 @@ int mpi_engine_progress(nbo_engine_comm_t *ec)
                 PMPI_Request_free(&ec->reqs[i]);
             }
         for (int i = 0; i < ec->n; i++)
-            nbo_exec_complete(ec->ops[i].x, ec->ops[i].task, NBO_ERR_MPI);
+            ec->sv->complete(ec->ops[i].x, ec->ops[i].task, NBO_ERR_MPI);
         ec->n = 0;
         return NBO_ERR_MPI;
     }
@@ -37,7 +37,7 @@ int mpi_engine_progress(nbo_engine_comm_t *ec)
         return 0;
     for (int j = 0; j < out; j++) {
         mpi_op_t *o = &ec->ops[ec->idx[j]];
-        nbo_exec_complete(o->x, o->task, NBO_SUCCESS);
+        ec->sv->complete(o->x, o->task, NBO_SUCCESS);
     }
     compact(ec);
     return out;
@@ -58,7 +58,7 @@ void mpi_engine_cancel(nbo_engine_comm_t *ec, nbo_exec_t *x)
         if (!done)
             PMPI_Request_free(&ec->reqs[i]);
         ec->reqs[i] = MPI_REQUEST_NULL;
-        nbo_exec_complete(x, ec->ops[i].task, NBO_ERR_TIMEOUT);
+        ec->sv->complete(x, ec->ops[i].task, NBO_ERR_TIMEOUT);
     }
     compact(ec);
 }

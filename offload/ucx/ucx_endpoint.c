@@ -14,14 +14,14 @@
 
 /* The lowest id free on every rank.  Another thread of this process may
  * take the id between the allreduce and our claim: then all ranks retry. */
-static int agree_cid(MPI_Comm comm, unsigned *out)
+static int agree_cid(nbo_engine_comm_t *ec, MPI_Comm comm, unsigned *out)
 {
     enum { WORDS = UCX_MAX_COMMS / 64 };
     for (;;) {
         uint64_t mine[WORDS], all[WORDS];
-        nbo_lock();
+        ec->sv->lock();
         memcpy(mine, ucx_g.cids, sizeof(mine));
-        nbo_unlock();
+        ec->sv->unlock();
         if (MPI_Allreduce(mine, all, WORDS, MPI_UINT64_T, MPI_BOR, comm) != MPI_SUCCESS)
             return NBO_ERR_MPI;
         unsigned cid = UCX_MAX_COMMS;
@@ -30,11 +30,11 @@ static int agree_cid(MPI_Comm comm, unsigned *out)
                 cid = i;
         if (cid == UCX_MAX_COMMS)
             return NBO_ERR_ENGINE; /* the same on every rank */
-        nbo_lock();
+        ec->sv->lock();
         int ok = !(ucx_g.cids[cid / 64] >> (cid % 64) & 1);
         if (ok)
             ucx_g.cids[cid / 64] |= 1ull << (cid % 64);
-        nbo_unlock();
+        ec->sv->unlock();
         int all_ok = ok;
         if (MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
             return NBO_ERR_MPI;
@@ -43,9 +43,9 @@ static int agree_cid(MPI_Comm comm, unsigned *out)
             return NBO_SUCCESS;
         }
         if (ok) {
-            nbo_lock();
+            ec->sv->lock();
             ucx_g.cids[cid / 64] &= ~(1ull << (cid % 64));
-            nbo_unlock();
+            ec->sv->unlock();
         }
     }
 }
@@ -131,9 +131,9 @@ static int wait_requests(nbo_engine_comm_t *ec, void **reqs, int n, int limit_ms
             return rc;
         if (limit_ms > 0 && (nbo_now() - start) * 1e3 > limit_ms)
             return rc != NBO_SUCCESS ? rc : NBO_ERR_TIMEOUT;
-        nbo_unlock();
+        ec->sv->unlock();
         sched_yield();
-        nbo_lock();
+        ec->sv->lock();
     }
 }
 
@@ -244,24 +244,26 @@ static void detach_orphans(nbo_engine_comm_t *ec)
 
 static void destroy(nbo_engine_comm_t *ec, int have_cid, int broken)
 {
-    nbo_lock();
+    ec->sv->lock();
     if (ec->peers)
         disconnect_all(ec, broken);
     detach_orphans(ec);
     if (have_cid)
         cid_release(ec->cid);
     ucx_shared_release();
-    nbo_unlock();
+    ec->sv->unlock();
     free(ec->peers);
     free(ec);
 }
 
-int ucx_engine_open(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t **out)
+int ucx_engine_open(MPI_Comm comm, const nbo_config_t *cfg, const nbo_engine_services_t *sv,
+                    nbo_engine_comm_t **out)
 {
     *out = NULL;
     nbo_engine_comm_t *ec = calloc(1, sizeof(*ec));
     int rc = ec ? NBO_SUCCESS : NBO_ERR_NOMEM;
     if (ec) {
+        ec->sv = sv;
         ec->comm = comm;
         MPI_Comm_size(comm, &ec->size);
         MPI_Comm_rank(comm, &ec->rank);
@@ -285,14 +287,15 @@ int ucx_engine_open(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t **
     }
     int shared = 0;
     if (rc == NBO_SUCCESS) {
-        nbo_lock();
+        ec->sv->lock();
+        ucx_g.sv = sv;
         rc = ucx_shared_acquire(all_remote);
-        nbo_unlock();
+        ec->sv->unlock();
         shared = rc == NBO_SUCCESS;
     }
     rc = nbo_agree(comm, rc);
     if (rc == NBO_SUCCESS)
-        rc = agree_cid(comm, &ec->cid);
+        rc = agree_cid(ec, comm, &ec->cid);
     if (rc != NBO_SUCCESS)
         goto fail_early;
 
@@ -326,11 +329,11 @@ int ucx_engine_open(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t **
                                             counts, displs, MPI_BYTE, comm) != MPI_SUCCESS)
         rc = NBO_ERR_MPI;
     if (rc == NBO_SUCCESS) {
-        nbo_lock();
+        ec->sv->lock();
         rc = connect_all(ec, keys, addrs, displs);
         if (rc == NBO_SUCCESS)
             rc = wireup_all(ec, cfg->timeout_ms);
-        nbo_unlock();
+        ec->sv->unlock();
     }
     free(keys);
     free(lens);
@@ -350,9 +353,9 @@ fail_early:
     free(keys);
     if (ec) {
         if (shared) {
-            nbo_lock();
+            ec->sv->lock();
             ucx_shared_release();
-            nbo_unlock();
+            ec->sv->unlock();
         }
         free(ec);
     }

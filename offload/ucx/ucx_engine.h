@@ -13,7 +13,8 @@
  *
  * State shared with the core (ucx_g, every communicator) is guarded by the
  * core's progress lock: the ops are called with it held, and open/close/
- * probe, which the core calls without it, take it around worker calls.  So
+ * probe, which the core calls without it, take it around worker calls
+ * (the services' lock(), offload/engine.h).  So
  * the worker runs in UCS_THREAD_MODE_SERIALIZED.
  */
 #ifndef NBO_UCX_ENGINE_H
@@ -120,8 +121,22 @@ typedef struct ucx_peer {
     int                     failed;   /* NBO_ERR_* once the endpoint broke */
 } ucx_peer_t;
 
+/* The engine's NBO_* variables (ucx_settings.c). */
+typedef struct ucx_settings {
+    char tls[128], rndv_thresh[32], zcopy_thresh[32]; /* UCX parses these */
+    int  peer_errors; /* 1: PEER error mode on every endpoint */
+    int  regcache;    /* 0: register nothing ahead of a send */
+} ucx_settings_t;
+extern ucx_settings_t                 ucx_set;
+extern const nbo_setting_table_t ucx_settings_table;
+/* Read them from the environment: NBO_SUCCESS or NBO_ERR_CONFIG (named on
+ * stderr). */
+int ucx_settings_load(void);
+
 /* The process-wide context and worker. */
 typedef struct ucx_shared {
+    /* The core's services: set by open, read by completions (lock held). */
+    const nbo_engine_services_t *sv;
     int            refs;         /* open communicators */
     ucp_context_h  ctx;
     ucp_worker_h   worker;
@@ -152,6 +167,7 @@ typedef struct ucx_shared {
 extern ucx_shared_t ucx_g;
 
 struct nbo_engine_comm {
+    const nbo_engine_services_t *sv; /* the core's, from open: its lock */
     MPI_Comm    comm;
     int         size, rank;
     unsigned    cid;
@@ -164,11 +180,12 @@ struct nbo_engine_comm {
 int  ucx_shared_acquire(int all_remote);
 uint64_t ucx_host_key(void);
 void ucx_shared_release(void);
-int  ucx_engine_probe(char *detail, size_t len);
+int  ucx_engine_probe(const nbo_engine_services_t *sv, char *detail, size_t len);
 unsigned ucx_engine_caps(nbo_engine_comm_t *ec, char *detail, size_t len);
 
 /* ucx_endpoint.c */
-int  ucx_engine_open(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t **out);
+int  ucx_engine_open(MPI_Comm comm, const nbo_config_t *cfg, const nbo_engine_services_t *sv,
+                     nbo_engine_comm_t **out);
 void ucx_engine_close(nbo_engine_comm_t *ec, int broken);
 
 /* ucx_memory.c */

@@ -77,17 +77,11 @@ static int worth_registering(const nbo_exec_t *x, int b)
     return 0;
 }
 
-static int registration_enabled(void)
-{
-    const char *v = getenv("NBO_REGCACHE");
-    return !v || atoi(v) != 0;
-}
-
 int ucx_engine_plan_attach(nbo_engine_comm_t *ec, nbo_exec_t *x)
 {
     (void)ec;
     x->engine_data = NULL;
-    if (!registration_enabled())
+    if (!ucx_set.regcache)
         return NBO_SUCCESS;
     int want[NBO_BUF_COUNT], any = 0;
     for (int b = 0; b < NBO_BUF_COUNT; b++)

@@ -3,7 +3,7 @@
 
 const nbo_engine_ops_t nbo_ucx_engine = {
     .name = "ucx",
-    .kind = NBO_ENGINE_UCX,
+    .settings = &ucx_settings_table,
     .probe = ucx_engine_probe,
     .open = ucx_engine_open,
     .close = ucx_engine_close,

@@ -48,7 +48,7 @@ void ucx_op_finish(ucx_op_t *op, int status)
 {
     NBO_LIST_UNLINK(op, link);
     if (op->x) {
-        nbo_exec_complete(op->x, op->task, status);
+        ucx_g.sv->complete(op->x, op->task, status);
         if (op->ec) {
             op->ec->unreported++;
             if (op->ec != ucx_g.current)
@@ -222,7 +222,7 @@ void ucx_engine_cancel(nbo_engine_comm_t *ec, nbo_exec_t *x)
      * then: see docs/engine-ucx.md. */
     for (ucx_op_t *op = LIST_FIRST(&ec->posted); op; op = LIST_NEXT(op, link))
         if (op->x == x) {
-            nbo_exec_complete(x, op->task, NBO_ERR_TIMEOUT);
+            ucx_g.sv->complete(x, op->task, NBO_ERR_TIMEOUT);
             op->x = NULL;
         }
 }

@@ -177,7 +177,9 @@ int ucx_shared_acquire(int all_remote)
         ucx_g.refs++;
         return NBO_SUCCESS;
     }
-    int rc = context_create(&ucx_g.ctx, all_remote);
+    int rc = ucx_settings_load();
+    if (rc == NBO_SUCCESS)
+        rc = context_create(&ucx_g.ctx, all_remote);
     if (rc != NBO_SUCCESS)
         return rc;
     /* Every op runs under the core's lock, from whichever thread holds it. */
@@ -192,8 +194,7 @@ int ucx_shared_acquire(int all_remote)
         goto fail_worker;
     if (ucp_worker_get_address(ucx_g.worker, &ucx_g.addr, &ucx_g.addr_len) != UCS_OK)
         goto fail_worker;
-    const char *pe = getenv("NBO_PEER_ERRORS");
-    ucx_g.peer_errors = pe && atoi(pe) == 1;
+    ucx_g.peer_errors = ucx_set.peer_errors;
     ucx_g.armed = 0;
     ucx_g.refs = 1;
     return NBO_SUCCESS;
@@ -291,12 +292,12 @@ static void describe(char *detail, size_t len)
              : copy ? ", tcp copy path" : "");
 }
 
-int ucx_engine_probe(char *detail, size_t len)
+int ucx_engine_probe(const nbo_engine_services_t *sv, char *detail, size_t len)
 {
     static int usable; /* once UCX worked here, it keeps working */
-    nbo_lock();
-    int rc = NBO_SUCCESS;
-    if (ucx_g.refs == 0 && !usable) {
+    sv->lock();
+    int rc = ucx_g.refs == 0 ? ucx_settings_load() : NBO_SUCCESS;
+    if (rc == NBO_SUCCESS && ucx_g.refs == 0 && !usable) {
         ucp_context_h ctx; /* usable, and which transports: the threshold
                             * changes neither */
         rc = context_create_with(&ctx, NULL);
@@ -310,9 +311,9 @@ int ucx_engine_probe(char *detail, size_t len)
         describe(detail, len);
     else if (detail && len)
         snprintf(detail, len, "UCX %s: %s", ucp_get_version_string(),
-                 rc == NBO_ERR_CONFIG ? "a UCX_* or NBO_UCX_* value is invalid (UCX names it)"
+                 rc == NBO_ERR_CONFIG ? "a UCX_* or NBO_* value is invalid (named on stderr)"
                                       : "cannot create a UCP context");
-    nbo_unlock();
+    sv->unlock();
     return rc;
 }
 

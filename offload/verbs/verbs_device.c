@@ -13,53 +13,6 @@
 #include <infiniband/mlx5dv.h>
 #endif
 
-/* s as a whole base-10 integer in [lo, hi]. */
-static int parse_int(const char *s, long lo, long hi, long *v)
-{
-    char *end = NULL;
-    errno = 0;
-    *v = strtol(s, &end, 10);
-    return !errno && end != s && *end == 0 && *v >= lo && *v <= hi;
-}
-
-int verbs_env_int(const char *name, int dflt)
-{
-    const char *s = getenv(name);
-    long v;
-    return s && *s && parse_int(s, INT_MIN, INT_MAX, &v) ? (int)v : dflt;
-}
-
-/* The NBO_VERBS_* integers and their ranges: a value outside (or not a
- * number) is the user's mistake, said rather than replaced by a default. */
-static const struct {
-    const char *name;
-    long        lo, hi;
-} env_ints[] = {
-    {"NBO_VERBS_PORT", 0, 255},        {"NBO_VERBS_GID_INDEX", -1, 65535},
-    {"NBO_VERBS_BOUNCE", 0, 1 << 20},  {"NBO_VERBS_ACK_TIMEOUT", 0, 31},
-    {"NBO_VERBS_DEBUG", 0, 2},
-};
-
-int verbs_env_check(char *why, size_t len)
-{
-    for (size_t i = 0; i < sizeof(env_ints) / sizeof(env_ints[0]); i++) {
-        const char *s = getenv(env_ints[i].name);
-        if (!s || !*s)
-            continue;
-        long v;
-        if (!parse_int(s, env_ints[i].lo, env_ints[i].hi, &v)) {
-            snprintf(why, len, "%s=%s: not an integer in [%ld, %ld]", env_ints[i].name, s,
-                     env_ints[i].lo, env_ints[i].hi);
-            /* nbo_comm_create returns only the code: say which, once. */
-            static atomic_int said;
-            if (!atomic_exchange(&said, 1))
-                fprintf(stderr, "libnbo: verbs engine: %s\n", why);
-            return NBO_ERR_CONFIG;
-        }
-    }
-    return NBO_SUCCESS;
-}
-
 /* First ACTIVE port of ctx (or the requested one, if it is active). */
 static int pick_port(struct ibv_context *ctx, int want, struct ibv_port_attr *pa)
 {
@@ -121,7 +74,7 @@ static int open_one(struct ibv_device *dev, verbs_device_t *d, char *why, size_t
         return NBO_ERR_ENGINE;
     }
     struct ibv_port_attr pa;
-    int port = pick_port(ctx, verbs_env_int("NBO_VERBS_PORT", 0), &pa);
+    int port = pick_port(ctx, verbs_set.port, &pa);
     if (port < 0) {
         snprintf(why, len, "%s: no active port", ibv_get_device_name(dev));
         ibv_close_device(ctx);
@@ -141,7 +94,7 @@ static int open_one(struct ibv_device *dev, verbs_device_t *d, char *why, size_t
     d->max_msg = pa.max_msg_sz;
     d->link_ib = pa.link_layer != IBV_LINK_LAYER_ETHERNET;
     /* RoCE needs a GID (first non-zero one unless told); IB routes by LID. */
-    d->gid_index = verbs_env_int("NBO_VERBS_GID_INDEX", -1);
+    d->gid_index = verbs_set.gid_index;
     if (d->gid_index < 0 && !d->link_ib)
         for (int i = 0; i < pa.gid_tbl_len; i++) {
             union ibv_gid g;
@@ -169,7 +122,7 @@ static int open_one(struct ibv_device *dev, verbs_device_t *d, char *why, size_t
 
 int verbs_device_open(verbs_device_t *d, char *why, size_t len)
 {
-    int rc = verbs_env_check(why, len);
+    int rc = verbs_settings_load(why, len);
     if (rc != NBO_SUCCESS)
         return rc;
     int n = 0;
@@ -180,11 +133,11 @@ int verbs_device_open(verbs_device_t *d, char *why, size_t len)
             ibv_free_device_list(list);
         return NBO_ERR_ENGINE;
     }
-    const char *want = getenv("NBO_VERBS_DEVICE");
+    const char *want = verbs_set.device;
     rc = NBO_ERR_ENGINE;
-    snprintf(why, len, "no RDMA device named %s", want ? want : "(any)");
+    snprintf(why, len, "no RDMA device named %s", *want ? want : "(any)");
     for (int i = 0; i < n && rc != NBO_SUCCESS; i++) {
-        if (want && *want && strcmp(want, ibv_get_device_name(list[i])) != 0)
+        if (*want && strcmp(want, ibv_get_device_name(list[i])) != 0)
             continue;
         rc = open_one(list[i], d, why, len);
     }

@@ -20,8 +20,9 @@ typedef struct wire_addr {
     uint8_t  gid[16];
 } wire_addr_t;
 
-int verbs_engine_probe(char *detail, size_t len)
+int verbs_engine_probe(const nbo_engine_services_t *sv, char *detail, size_t len)
 {
+    (void)sv; /* a device of its own: nothing shared to lock */
     verbs_device_t d;
     int rc = verbs_device_open(&d, detail, len);
     if (rc != NBO_SUCCESS)
@@ -128,7 +129,7 @@ static int connect_qp(nbo_engine_comm_t *ec, int p, const wire_addr_t *their)
         return NBO_ERR_ENGINE;
     memset(&a, 0, sizeof(a));
     a.qp_state = IBV_QPS_RTS;
-    a.timeout = (uint8_t)verbs_env_int("NBO_VERBS_ACK_TIMEOUT", 14); /* 4.096 us * 2^14 = 67 ms */
+    a.timeout = (uint8_t)verbs_set.ack_timeout; /* 4.096 us * 2^14 = 67 ms */
     a.retry_cnt = 7;
     a.rnr_retry = 7; /* infinite: a receiver that is late is waited for (RNR, paper IV-A) */
     a.sq_psn = initial_psn(ec->rank, p);
@@ -140,7 +141,8 @@ static int connect_qp(nbo_engine_comm_t *ec, int p, const wire_addr_t *their)
     return NBO_SUCCESS;
 }
 
-int verbs_engine_open(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t **out)
+int verbs_engine_open(MPI_Comm comm, const nbo_config_t *cfg, const nbo_engine_services_t *sv,
+                      nbo_engine_comm_t **out)
 {
     (void)cfg;
     *out = NULL;
@@ -152,10 +154,11 @@ int verbs_engine_open(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t 
     wire_addr_t *theirs = calloc((size_t)size, sizeof(*theirs));
     int rc = NBO_ERR_NOMEM;
     if (ec && mine && theirs) {
+        ec->sv = sv;
         ec->comm = comm;
         ec->size = size;
         ec->rank = rank;
-        ec->debug = verbs_env_int("NBO_VERBS_DEBUG", 0);
+        ec->debug = verbs_set.debug;
         ec->peers = calloc((size_t)size, sizeof(*ec->peers));
         rc = ec->peers ? open_local(ec, mine) : NBO_ERR_NOMEM;
     }

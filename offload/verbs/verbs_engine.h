@@ -92,6 +92,7 @@ typedef struct verbs_device {
 } verbs_device_t;
 
 struct nbo_engine_comm {
+    const nbo_engine_services_t *sv;      /* the core's, from open */
     MPI_Comm                 comm;
     int                      size, rank;
     int                      debug;       /* NBO_VERBS_DEBUG: print NIC errors */
@@ -122,8 +123,9 @@ void verbs_device_close(verbs_device_t *d);
 void verbs_device_describe(const verbs_device_t *d, char *out, size_t len);
 
 /* verbs_endpoint.c */
-int      verbs_engine_probe(char *detail, size_t len);
-int      verbs_engine_open(MPI_Comm comm, const nbo_config_t *cfg, nbo_engine_comm_t **out);
+int      verbs_engine_probe(const nbo_engine_services_t *sv, char *detail, size_t len);
+int      verbs_engine_open(MPI_Comm comm, const nbo_config_t *cfg, const nbo_engine_services_t *sv,
+                          nbo_engine_comm_t **out);
 void     verbs_engine_close(nbo_engine_comm_t *ec, int broken);
 unsigned verbs_engine_caps(nbo_engine_comm_t *ec, char *detail, size_t len);
 void     verbs_peer_break(nbo_engine_comm_t *ec, int peer, int err);
@@ -155,10 +157,14 @@ int  verbs_engine_event_fd(nbo_engine_comm_t *ec);
 int  verbs_engine_arm(nbo_engine_comm_t *ec);
 void verbs_engine_cancel(nbo_engine_comm_t *ec, nbo_exec_t *x);
 
-/* Environment helpers. */
-int verbs_env_int(const char *name, int dflt);
-/* NBO_ERR_CONFIG, with why, when an NBO_VERBS_* integer is not a number in
- * its range; verbs_device_open checks first, so later reads are valid. */
-int verbs_env_check(char *why, size_t len);
+/* verbs_settings.c: the NBO_VERBS_* variables, read by verbs_device_open
+ * (NBO_ERR_CONFIG, with why, for a value outside its range). */
+typedef struct verbs_settings {
+    char device[64];
+    int  port, gid_index, bounce, ack_timeout, debug;
+} verbs_settings_t;
+extern verbs_settings_t          verbs_set;
+extern const nbo_setting_table_t verbs_settings_table;
+int verbs_settings_load(char *why, size_t len);
 
 #endif

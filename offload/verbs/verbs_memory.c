@@ -21,7 +21,7 @@
 
 int verbs_bounce_init(nbo_engine_comm_t *ec)
 {
-    ec->bounce_size = (size_t)verbs_env_int("NBO_VERBS_BOUNCE", 4096);
+    ec->bounce_size = (size_t)verbs_set.bounce;
     if (ec->bounce_size == 0)
         return NBO_SUCCESS; /* disabled: every message goes zero-copy */
     size_t bytes = ec->bounce_size * VERBS_BOUNCE_SLOTS;

@@ -3,7 +3,7 @@
 
 const nbo_engine_ops_t nbo_verbs_engine = {
     .name = "verbs",
-    .kind = NBO_ENGINE_VERBS,
+    .settings = &verbs_settings_table,
     /* Tested on Soft-RoCE only; UCX drives real InfiniBand/RoCE NICs. */
     .by_name_only = 1,
     .probe = verbs_engine_probe,

@@ -54,7 +54,7 @@ static int handle(nbo_engine_comm_t *ec, const struct ibv_wc *wc)
     verbs_bounce_put(ec, op->bounce);
     int reported = 0;
     if (op->x) { /* NULL: cancelled, nobody to tell */
-        nbo_exec_complete(op->x, op->task, status);
+        ec->sv->complete(op->x, op->task, status);
         reported = 1;
     }
     verbs_op_free(ec, op);
@@ -67,7 +67,7 @@ int verbs_engine_progress(nbo_engine_comm_t *ec)
     verbs_op_t *op;
     while ((op = verbs_opq_pop(&ec->failed))) {
         if (op->x) {
-            nbo_exec_complete(op->x, op->task, op->status);
+            ec->sv->complete(op->x, op->task, op->status);
             done++;
         }
         verbs_op_free(ec, op);
@@ -136,7 +136,7 @@ void verbs_engine_cancel(nbo_engine_comm_t *ec, nbo_exec_t *x)
             verbs_run_t *runs[2] = {&plan->send_run[p], &plan->recv_run[p]};
             for (int d = 0; d < 2; d++) {
                 while ((op = verbs_opq_pop(&runs[d]->waiting))) {
-                    nbo_exec_complete(x, op->task, NBO_ERR_TRANSPORT);
+                    ec->sv->complete(x, op->task, NBO_ERR_TRANSPORT);
                     verbs_op_free(ec, op);
                 }
                 if (runs[d]->queued) {
@@ -151,7 +151,7 @@ void verbs_engine_cancel(nbo_engine_comm_t *ec, nbo_exec_t *x)
     verbs_opq_t keep = {0};
     while ((op = verbs_opq_pop(&ec->failed))) {
         if (op->x == x) {
-            nbo_exec_complete(x, op->task, op->status);
+            ec->sv->complete(x, op->task, op->status);
             verbs_op_free(ec, op);
         } else
             verbs_opq_push(&keep, op);
@@ -159,7 +159,7 @@ void verbs_engine_cancel(nbo_engine_comm_t *ec, nbo_exec_t *x)
     ec->failed = keep;
     LIST_FOREACH(op, &ec->inflight, inflight_link)
         if (op->x == x) {
-            nbo_exec_complete(x, op->task, NBO_ERR_TRANSPORT);
+            ec->sv->complete(x, op->task, NBO_ERR_TRANSPORT);
             op->x = NULL;
             if (unfinished)
                 unfinished[op->peer] = 1;

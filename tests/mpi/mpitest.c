@@ -79,7 +79,7 @@ void mt_describe(nbo_comm_t comm)
 {
     nbo_comm_info_t info;
     if (nbo_comm_query(comm, &info) == NBO_SUCCESS) {
-        snprintf(engine, sizeof(engine), "%s", nbo_engine_name(info.engine));
+        snprintf(engine, sizeof(engine), "%s", info.engine);
         snprintf(progress, sizeof(progress), "%s", nbo_progress_name(info.progress));
     }
 }

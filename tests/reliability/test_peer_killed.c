@@ -142,7 +142,7 @@ int main(int argc, char **argv)
     if (f) {
         fprintf(f, "%s: rank %d (engine %s/%s): %s returned \"%s\" after %.2f s "
                    "(operation %d); nbo_comm_free: \"%s\" after %.2f s\n",
-                ok ? "PASS" : "FAIL", me, nbo_engine_name(info.engine),
+                ok ? "PASS" : "FAIL", me, info.engine,
                 nbo_progress_name(info.progress), posted ? "nbo_wait" : "nbo_ialltoall",
                 nbo_strerror(rc), waited, ops + !posted, nbo_strerror(freed), free_s);
         fclose(f);

@@ -128,7 +128,7 @@ int main(int argc, char **argv)
     MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     printf("%s: rank %d engine %s/%s: %ld ops back to back + %ld ops %d at a time, "
            "RSS %ld -> %ld -> %ld KiB (growth %ld KiB, limit 2048), %d errors\n",
-           bad ? "FAIL" : "PASS", me, nbo_engine_name(info.engine),
+           bad ? "FAIL" : "PASS", me, info.engine,
            nbo_progress_name(info.progress), ops, ops, OUTSTANDING, base, after1, after2, growth,
            errors);
     if (rdma)

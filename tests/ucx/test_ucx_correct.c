@@ -180,7 +180,7 @@ int main(int argc, char **argv)
     nbo_config_t cfg;
     nbo_config_init(&cfg);
     int rc = nbo_config_from_env(&cfg);
-    cfg.engine = NBO_ENGINE_UCX;
+    strcpy(cfg.engine, "ucx");
     nbo_comm_t comm = NBO_COMM_NULL;
     if (rc == NBO_SUCCESS)
         rc = nbo_comm_create(MPI_COMM_WORLD, &cfg, &comm);

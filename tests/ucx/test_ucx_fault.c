@@ -40,7 +40,7 @@ int main(int argc, char **argv)
     nbo_config_t cfg;
     nbo_config_init(&cfg);
     nbo_config_from_env(&cfg);
-    cfg.engine = NBO_ENGINE_UCX;
+    strcpy(cfg.engine, "ucx");
     nbo_comm_t comm;
     int rc = nbo_comm_create(MPI_COMM_WORLD, &cfg, &comm);
     if (rc == NBO_ERR_ENGINE) {

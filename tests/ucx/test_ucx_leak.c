@@ -51,7 +51,7 @@ static int one_round(int round, int size)
     nbo_config_init(&cfg);
     if (nbo_config_from_env(&cfg) != NBO_SUCCESS)
         return NBO_ERR_CONFIG;
-    cfg.engine = NBO_ENGINE_UCX;
+    strcpy(cfg.engine, "ucx");
     nbo_comm_t comm;
     int rc = nbo_comm_create(MPI_COMM_WORLD, &cfg, &comm);
     if (rc != NBO_SUCCESS)
@@ -101,7 +101,7 @@ int main(int argc, char **argv)
     nbo_config_t cfg;
     nbo_config_init(&cfg);
     nbo_config_from_env(&cfg); /* the same progress mode as the rounds' */
-    cfg.engine = NBO_ENGINE_UCX;
+    strcpy(cfg.engine, "ucx");
     nbo_comm_t keep;
     rc = nbo_comm_create(MPI_COMM_WORLD, &cfg, &keep);
     if (rc == NBO_SUCCESS)

@@ -52,7 +52,7 @@ int main(int argc, char **argv)
     if (rank == 0)
         printf("# P=%d engine=%s (%s) progress=%s, %d iterations, times in us "
                "(median / mean of the slowest rank)\n",
-               size, nbo_engine_name(info.engine), info.engine_detail,
+               size, info.engine, info.engine_detail,
                nbo_progress_name(info.progress), iters);
     if (rank == 0)
         printf("%-10s %14s %14s %14s %14s\n", "bytes/peer", "nbo median", "nbo mean", "MPI median",

@@ -127,7 +127,7 @@ static void env_defaults(void **state)
     (void)state;
     nbo_config_t c, d;
     nbo_config_init(&c);
-    assert_int_equal(c.engine, NBO_ENGINE_AUTO);
+    assert_string_equal(c.engine, "auto");
     assert_int_equal(c.progress, NBO_PROGRESS_AUTO);
     assert_int_equal(c.algorithm, NBO_ALG_AUTO);
     assert_true(c.window >= 1);
@@ -158,7 +158,7 @@ static void env_parses(void **state)
     setenv("NBO_PROGRESS_SCHED", "Normal", 1);
     setenv("NBO_CHECK", "1", 1);
     assert_int_equal(nbo_config_from_env(&c), NBO_SUCCESS);
-    assert_int_equal(c.engine, NBO_ENGINE_MPI);
+    assert_string_equal(c.engine, "mpi");
     assert_int_equal(c.progress, NBO_PROGRESS_THREAD);
     assert_int_equal(c.algorithm, NBO_ALG_BRUCK);
     assert_int_equal(c.window, 3);
@@ -169,7 +169,7 @@ static void env_parses(void **state)
     assert_int_equal(c.foreground_us, 0);
     assert_int_equal(c.progress_sched, NBO_PROGRESS_SCHED_NORMAL);
     assert_int_equal(c.check, 1);
-    setenv("NBO_ENGINE", "ucx", 1);
+    setenv("NBO_ENGINE", "auto", 1);
     setenv("NBO_PROGRESS", "inline", 1);
     setenv("NBO_ALGORITHM", "pairwise", 1);
     setenv("NBO_PROGRESS_SCHED", "batch", 1);
@@ -179,10 +179,9 @@ static void env_parses(void **state)
     setenv("NBO_PROGRESS_SCHED", "AUTO", 1);
     assert_int_equal(nbo_config_from_env(&c), NBO_SUCCESS);
     assert_int_equal(c.progress_sched, NBO_PROGRESS_SCHED_AUTO);
-    assert_int_equal(c.engine, NBO_ENGINE_UCX);
+    assert_string_equal(c.engine, "auto");
     assert_int_equal(c.progress, NBO_PROGRESS_INLINE);
     assert_int_equal(c.algorithm, NBO_ALG_PAIRWISE);
-    assert_string_equal(nbo_engine_name(c.engine), "ucx");
     assert_string_equal(nbo_progress_name(c.progress), "inline");
     assert_string_equal(nbo_algorithm_name(c.algorithm), "pairwise");
 }
@@ -221,8 +220,9 @@ static void config_set(void **state)
     d = c;
     assert_int_equal(nbo_config_set(&c, "NBO_WINDOW", "16"), NBO_SUCCESS);
     assert_int_equal(c.window, 16);
-    assert_int_equal(nbo_config_set(&c, "NBO_ENGINE", "UCX"), NBO_SUCCESS);
-    assert_int_equal(c.engine, NBO_ENGINE_UCX);
+    /* An engine's name as written, case ignored: mpi is always built. */
+    assert_int_equal(nbo_config_set(&c, "NBO_ENGINE", "MPI"), NBO_SUCCESS);
+    assert_string_equal(c.engine, "MPI");
     assert_int_equal(nbo_config_set(&c, "NBO_PROGRESS_SCHED", "batch"), NBO_SUCCESS);
     assert_int_equal(c.progress_sched, NBO_PROGRESS_SCHED_BATCH);
     assert_int_equal(nbo_config_set(&c, "NBO_CUDA_CHUNK", "65536"), NBO_SUCCESS);
@@ -237,7 +237,8 @@ static void config_set(void **state)
     assert_int_equal(nbo_config_set(&c, "NBO_WINDOW", "0"), NBO_ERR_CONFIG);
     assert_int_equal(c.window, 16);
     assert_int_equal(nbo_config_set(&c, "NBO_ENGINE", "tcp"), NBO_ERR_CONFIG);
-    assert_int_equal(c.engine, NBO_ENGINE_UCX);
+    assert_int_equal(nbo_config_set(&c, "NBO_ENGINE", "mpi_with_a_long_name"), NBO_ERR_CONFIG);
+    assert_string_equal(c.engine, "MPI");
     assert_int_equal(nbo_config_set(&c, "NBO_CUDA_CHUNK", "100"), NBO_ERR_CONFIG);
     /* Not a variable of nbo_config_t, or no argument. */
     assert_int_equal(nbo_config_set(&c, "NBO_WINDOWS", "8"), NBO_ERR_ARG);
@@ -263,7 +264,7 @@ static void config_set(void **state)
     setenv("NBO_WINDOW", "abc", 1);
     setenv("NBO_TIMEOUT", "5", 1);
     assert_int_equal(nbo_config_from_env(&c), NBO_ERR_CONFIG);
-    assert_int_equal(c.engine, NBO_ENGINE_MPI);
+    assert_string_equal(c.engine, "mpi");
     assert_int_equal(c.window, 8);
     assert_int_equal(c.timeout_ms, 5);
 }
@@ -328,6 +329,36 @@ static void strerror_distinct(void **state)
     assert_string_equal(nbo_version(), v);
 }
 
+/* nbo_engine_at lists the built engines, each once, and ends with NULL;
+ * NBO_ENGINE accepts each of them and nothing else; a name not built in is
+ * not available. */
+static void engines_listed(void **state)
+{
+    (void)state;
+    int n = 0, mpi = 0;
+    for (; nbo_engine_at(n); n++) {
+        const char *e = nbo_engine_at(n);
+        assert_true(strlen(e) > 0 && strlen(e) < NBO_ENGINE_NAME_MAX);
+        assert_true(strcmp(e, "auto") != 0);
+        for (int j = 0; j < n; j++)
+            assert_true(strcmp(nbo_engine_at(j), e) != 0);
+        mpi += strcmp(e, "mpi") == 0;
+        nbo_config_t c;
+        nbo_config_init(&c);
+        assert_int_equal(nbo_config_set(&c, "NBO_ENGINE", e), NBO_SUCCESS);
+        assert_string_equal(c.engine, e);
+    }
+    assert_true(n >= 1);
+    assert_int_equal(mpi, 1); /* the MPI engine needs nothing but MPI */
+    assert_null(nbo_engine_at(n));
+    assert_null(nbo_engine_at(-1));
+    char why[64] = "";
+    assert_int_equal(nbo_engine_available("tcp", why, sizeof(why)), NBO_ERR_ENGINE);
+    assert_true(strlen(why) > 0);
+    assert_int_equal(nbo_engine_available("auto", NULL, 0), NBO_ERR_ENGINE);
+    assert_int_equal(nbo_engine_available(NULL, NULL, 0), NBO_ERR_ARG);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -337,6 +368,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(env_parses, clear_env, clear_env),
         cmocka_unit_test_setup_teardown(env_rejects, clear_env, clear_env),
         cmocka_unit_test_setup_teardown(config_set, clear_env, clear_env),
+        cmocka_unit_test(engines_listed),
         cmocka_unit_test(null_request),
         cmocka_unit_test(strerror_distinct),
     };
