@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../libnbo/sched_algs.h" /* the all-to-all's table */
 #include "cuda/device.h"
 #include "nbo.h"
 
@@ -92,6 +93,7 @@ static void pipelinable(void)
     }
     nbo_sched_args_t a = {.size = P, .rank = 1, .sbytes = bytes, .sdispl = displ, .rbytes = bytes,
                           .rdispl = displ, .send_contig = 1, .recv_contig = 1, .uniform = 1,
+                          .coll = NBO_COLL_ALLTOALL, .algs = nbo_alltoall_algs,
                           .algorithm = NBO_ALG_PAIRWISE, .window = 2, .bruck_max = 256};
     struct { const char *name; int send_contig, recv_contig, in_place; nbo_algorithm_t alg; int want; } cases[] = {
         {"pairwise, contiguous", 1, 1, 0, NBO_ALG_PAIRWISE, 1},
