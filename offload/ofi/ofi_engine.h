@@ -91,6 +91,7 @@ struct nbo_engine_comm {
     int               wait_fd; /* the CQ's descriptor, or -1 */
     int               busy_streak;
     int               failed;  /* NBO_ERR_* once the endpoint broke */
+    int               canceling; /* inside cancel(): FI_ECANCELED is ours */
     void             *wireup_ctx; /* a failed wire-up's contexts, freed at close */
     ofi_op_t          ops;     /* list head of every op in flight or queued */
     ofi_op_t         *done_head, *done_tail; /* finished outside progress() */

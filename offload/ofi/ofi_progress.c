@@ -74,8 +74,8 @@ int ofi_status(int err)
         return NBO_ERR_MISMATCH;
     case FI_ENOMEM:
         return NBO_ERR_NOMEM;
-    case FI_ECANCELED:
-        return NBO_ERR_TIMEOUT; /* only cancel() withdraws, for a failed request */
+    case FI_ECANCELED: /* outside cancel(): ofi_rxm withdraws what it had
+                        * queued towards a peer whose connection broke */
     case FI_ETIMEDOUT:
     case FI_ECONNREFUSED:
     case FI_ECONNRESET:
@@ -117,7 +117,10 @@ int ofi_cq_drain(nbo_engine_comm_t *ec)
             if (!err.op_context) /* names no operation: the endpoint is gone */
                 return ofi_status(err.err) != NBO_ERR_TRANSPORT ? ofi_status(err.err)
                                                                 : NBO_ERR_TRANSPORT;
-            ofi_op_done(ec, err.op_context, ofi_status(err.err ? err.err : FI_EOTHER));
+            int st = ofi_status(err.err ? err.err : FI_EOTHER);
+            if (err.err == FI_ECANCELED && ec->canceling)
+                st = NBO_ERR_TIMEOUT; /* withdrawn by cancel(), for a failed request */
+            ofi_op_done(ec, err.op_context, st);
             found++;
             continue;
         }
@@ -235,6 +238,7 @@ void ofi_engine_cancel(nbo_engine_comm_t *ec, nbo_exec_t *x)
 
     /* 2. Issued ones: fi_cancel, then read the CQ a short while for their
      * completions (canceled or finished). */
+    ec->canceling = 1;
     for (ofi_op_t *op = ec->ops.next; op != &ec->ops; op = op->next)
         if (op->x == x && op->posted)
             fi_cancel(&ec->ep->fid, op);
@@ -246,6 +250,7 @@ void ofi_engine_cancel(nbo_engine_comm_t *ec, nbo_exec_t *x)
         if (rc <= 0)
             sched_yield();
     }
+    ec->canceling = 0;
     report_done_of(ec, x);
 
     /* 3. Orphans: reported now; the provider may still read (send) or
