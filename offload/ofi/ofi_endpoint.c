@@ -291,14 +291,28 @@ int ofi_engine_open(MPI_Comm comm, const nbo_config_t *cfg, const nbo_engine_ser
     return NBO_SUCCESS;
 }
 
+/* Communicators closed after a fault, kept whole (see close). */
+static nbo_engine_comm_t *parked;
+
 /* Called without the core lock, with no request live on ec; the core
  * agreed with the peers before a healthy close, so no message of ours is
- * on its way.  Closing the endpoint waits on nobody. */
+ * on its way.  After a fault (broken) the objects are parked, never
+ * closed: ofi_rxm 1.17 over tcp crashed a survivor in fi_close of an
+ * endpoint whose peer had died on another host (the emulated cluster).
+ * A parked endpoint is no longer progressed; its descriptors and memory
+ * stay until the process exits. */
 void ofi_engine_close(nbo_engine_comm_t *ec, int broken)
 {
-    (void)broken; /* the same local close either way */
-    if (ec)
+    if (!ec)
+        return;
+    if (!broken) {
         destroy(ec);
+        return;
+    }
+    ec->sv->lock();
+    ec->parked_next = parked;
+    parked = ec;
+    ec->sv->unlock();
 }
 
 unsigned ofi_engine_caps(nbo_engine_comm_t *ec, char *detail, size_t len)

@@ -97,6 +97,7 @@ struct nbo_engine_comm {
     ofi_op_t         *done_head, *done_tail; /* finished outside progress() */
     ofi_op_t         *back_head, *back_tail; /* not yet accepted (-FI_EAGAIN) */
     ofi_op_t         *free_ops;
+    struct nbo_engine_comm *parked_next; /* closed after a fault */
 };
 
 /* ofi_endpoint.c */
