@@ -9,6 +9,7 @@ pkgs=(
   # MPI (distributed substrate): MPICH, and Open MPI beside it; engines
   mpich libmpich-dev openmpi-bin libopenmpi-dev
   libucx-dev ucx-utils libibverbs-dev rdma-core ibverbs-providers ibverbs-utils
+  libfabric-dev libfabric-bin
   # application and tests
   libfftw3-dev libcmocka-dev valgrind clang libclang-rt-14-dev
   # optional: the zfp codec of compressed all-to-alls (meson -Dzfp=auto

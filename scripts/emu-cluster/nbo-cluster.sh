@@ -223,11 +223,13 @@ cluster_exec() {
     # The network path for MPICH (ch4:ucx) and for libnbo's own UCX context.
     export UCX_TLS=${UCX_TLS_CLUSTER:-tcp,self}
     export UCX_NET_DEVICES=eth0
+    # libfabric's tcp and sockets providers (the ofi engine) on the same link.
+    export FI_TCP_IFACE=eth0 FI_SOCKETS_IFACE=eth0
     # hydra-launcher.sh rewrites the control port to the first host.
     export NBO_CLUSTER_CONTROL_ADDR
     NBO_CLUSTER_CONTROL_ADDR=$(host_addr 1)
     # Variables the ranks need, by name (hydra also forwards the rest).
-    local names="UCX_TLS,UCX_NET_DEVICES"
+    local names="UCX_TLS,UCX_NET_DEVICES,FI_TCP_IFACE,FI_SOCKETS_IFACE"
     local v
     for v in $(env | sed -n 's/^\(\(NBO\|UCX\|MPIR_CVAR\|OMP\)_[A-Za-z0-9_]*\)=.*/\1/p' | sort -u); do
         case ",$names," in *",$v,"*) ;; *) names="$names,$v" ;; esac

@@ -1,0 +1,25 @@
+/* ofi_settings.c - the NBO_OFI_* variables, read at probe and at open with
+ * the parser every layer shares (util/setting.h). */
+#include "ofi_engine.h"
+
+#define F(f) NBO_SETTING_FIELD(ofi_settings_t, f)
+#define TEXT NBO_SETTING_TEXT, NULL, 0, 0, 0, NULL, 0, NULL
+#define INT(lo, hi) NBO_SETTING_INT, NULL, 0, lo, hi, NULL, 0, NULL
+
+static const nbo_setting_t ofi_settings[] = {
+    {"NBO_OFI_PROVIDER", TEXT, "", F(provider),
+     "libfabric provider, as fi_info -l names it: tcp;ofi_rxm, sockets, verbs;ofi_rxm, efa, cxi "
+     "(unset: libfabric's order, FI_PROVIDER applies)"},
+    {"NBO_OFI_WAIT_FD", INT(0, 1), "1", F(wait_fd),
+     "0: no wait descriptor on the completion queue (the progress thread polls)"},
+    {NULL},
+};
+
+const nbo_setting_table_t ofi_settings_table = {"ofi engine", "OFI (libfabric) engine",
+                                                ofi_settings, NULL};
+
+int ofi_settings_load(ofi_settings_t *s)
+{
+    nbo_settings_defaults(ofi_settings, s);
+    return nbo_settings_from_env(ofi_settings, s, "libnbo: ofi engine");
+}
