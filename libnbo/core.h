@@ -155,6 +155,9 @@ struct nbo_request {
     int                 cursor;     /* next task to execute */
     int32_t            *pending;    /* [ntasks]: per WAIT, tasks not yet done */
     int                 posted;     /* SEND/RECV posted and not yet done */
+    int                 offload_wait; /* the WAIT ending the part the engine
+                                         took (offload), or -1: passed only
+                                         once every task before it is done */
     int                 codec_status; /* NBO_ERR_CODEC once a codec refused a
                                        block: the run goes on to its end (the
                                        peers wait for its messages) and

@@ -198,6 +198,7 @@ int nbo_request_begin(struct nbo_request *r)
         r->pending[i] = r->plan.sched.tasks[i].kind == NBO_TASK_WAIT ? r->plan.sched.tasks[i].wait : 0;
     r->cursor = 0;
     r->posted = 0;
+    r->offload_wait = -1;
     r->status = NBO_SUCCESS;
     r->codec_status = NBO_SUCCESS;
     r->state = REQ_ACTIVE;
@@ -287,6 +288,34 @@ static int run_local(struct nbo_request *r, const nbo_task_t *t)
     return NBO_ERR_INTERNAL;
 }
 
+/* Hand the engine the list from the cursor, if it runs lists itself
+ * (offload): 1 if it took a part (or failed the request), 0 to post
+ * windows.  The cursor stops at the WAIT ending the part, which passes
+ * once every task the engine took is done: its WAITs in between are the
+ * engine's. */
+static int try_offload(struct nbo_request *r)
+{
+    struct nbo_comm *c = r->comm;
+    if (!c->ops->offload || r->mem != &nbo_mem_host)
+        return 0;
+    int taken = 0;
+    int rc = c->ops->offload(c->ec, &r->x, r->cursor, &taken);
+    if (rc != NBO_SUCCESS) {
+        nbo_request_fail(r, rc);
+        return 1;
+    }
+    if (taken <= 0)
+        return 0;
+    const nbo_task_t *tasks = r->plan.sched.tasks;
+    for (int i = r->cursor; i < r->cursor + taken; i++)
+        if (tasks[i].kind == NBO_TASK_SEND || tasks[i].kind == NBO_TASK_RECV)
+            r->posted++;
+    r->cursor += taken;
+    if (tasks[r->cursor - 1].kind == NBO_TASK_WAIT)
+        r->offload_wait = --r->cursor;
+    return 1;
+}
+
 void nbo_request_advance(struct nbo_request *r)
 {
     struct nbo_comm *c = r->comm;
@@ -294,9 +323,12 @@ void nbo_request_advance(struct nbo_request *r)
     while (r->state == REQ_ACTIVE && r->cursor < r->plan.sched.ntasks) {
         const nbo_task_t *t = &tasks[r->cursor];
         if (t->kind == NBO_TASK_WAIT) {
-            if (r->pending[r->cursor] > 0)
+            if (r->pending[r->cursor] > 0 || (r->cursor == r->offload_wait && r->posted > 0))
                 return;
             r->cursor++;
+        } else if ((t->kind == NBO_TASK_SEND || t->kind == NBO_TASK_RECV) &&
+                   try_offload(r)) {
+            continue;
         } else if (t->kind == NBO_TASK_SEND || t->kind == NBO_TASK_RECV) {
             int n = 1;
             while (r->cursor + n < r->plan.sched.ntasks &&

@@ -6,7 +6,8 @@
  * hands the engine one window at a time: a run of consecutive SEND/RECV tasks
  * that the engine may post as one chain.  The engine reports every finished
  * task with its services' complete(); nothing else about requests is its
- * business.
+ * business.  An engine whose network runs waits itself (offload) may take
+ * a whole run of windows and their WAITs at once instead.
  *
  * Engines live in offload/<name>/ and export only their ops table; nothing
  * outside the folder knows their internals.  An engine calls nothing of
@@ -99,6 +100,15 @@ typedef struct nbo_engine_ops {
      * An engine that chains work requests posts them as one chain.  An error
      * means none of them is posted. */
     int (*post)(nbo_engine_comm_t *ec, nbo_exec_t *x, int first, int n);
+
+    /* Optional (NULL: windows only).  Take tasks [first, first + *taken)
+     * of x to run without the host: SEND, RECV and WAIT tasks only,
+     * ending with a WAIT or at the end of the list, every SEND/RECV of
+     * them reported with complete() as post()'s are (the WAITs need no
+     * report).  *taken 0: nothing taken, the core posts the windows
+     * itself.  Called at a SEND or RECV task whose earlier tasks are all
+     * done.  An error means nothing is taken. */
+    int (*offload)(nbo_engine_comm_t *ec, nbo_exec_t *x, int first, int *taken);
 
     /* Poll for finished tasks and report each with complete().
      * Returns how many were reported (>= 0) or an NBO_ERR_* code that fails
