@@ -243,6 +243,7 @@ static void close_fid(struct fid *f)
 /* Local: every object, endpoint first; nothing here waits on a peer. */
 static void destroy(nbo_engine_comm_t *ec)
 {
+    ofi_trig_close(ec); /* its endpoint is bound to the CQ and AV below */
     close_fid(ec->ep ? &ec->ep->fid : NULL);
     close_fid(ec->av ? &ec->av->fid : NULL);
     close_fid(ec->cq ? &ec->cq->fid : NULL);
@@ -281,6 +282,8 @@ int ofi_engine_open(MPI_Comm comm, const nbo_config_t *cfg, const nbo_engine_ser
         rc = nbo_agree(comm, exchange_addresses(ec, rc));
     if (rc == NBO_SUCCESS)
         rc = wireup(ec, cfg->timeout_ms);
+    if (rc == NBO_SUCCESS)
+        rc = nbo_agree(comm, ofi_trig_open(ec));
     if (rc != NBO_SUCCESS) {
         /* Local: the core agrees on the result. */
         if (ec)
@@ -319,6 +322,7 @@ unsigned ofi_engine_caps(nbo_engine_comm_t *ec, char *detail, size_t len)
 {
     char d[96];
     ofi_describe(ec->info, d, sizeof(d));
-    snprintf(detail, len, "%s, %s", d, ec->wait_fd >= 0 ? "wait fd" : "polled");
-    return ec->wait_fd >= 0 ? NBO_CAP_EVENT_FD : 0;
+    snprintf(detail, len, "%s, %s%s", d, ec->wait_fd >= 0 ? "wait fd" : "polled",
+             ec->trig ? ", all-to-all lists offloaded (deferred work)" : "");
+    return (ec->wait_fd >= 0 ? NBO_CAP_EVENT_FD : 0u) | (ec->trig ? NBO_CAP_HW_WAITS : 0u);
 }

@@ -70,6 +70,8 @@ typedef struct ofi_op {
 typedef struct ofi_settings {
     char provider[64]; /* fi_info's name: "tcp;ofi_rxm", "sockets", "cxi" */
     int  wait_fd;      /* 0: no FI_WAIT_FD (the thread polls) */
+    int  offload;      /* 0: never offload task lists; 1 (auto): where the
+                        * provider takes deferred work */
 } ofi_settings_t;
 extern const nbo_setting_table_t ofi_settings_table;
 /* Read them from the environment into *s: NBO_SUCCESS or NBO_ERR_CONFIG
@@ -98,6 +100,7 @@ struct nbo_engine_comm {
     ofi_op_t         *back_head, *back_tail; /* not yet accepted (-FI_EAGAIN) */
     ofi_op_t         *free_ops;
     struct nbo_engine_comm *parked_next; /* closed after a fault */
+    struct ofi_trig  *trig;    /* offloaded task lists, or NULL (ofi_trigger.c) */
 };
 
 /* ofi_endpoint.c */
@@ -118,6 +121,30 @@ uint64_t ofi_tag(uint32_t tag, int src);
 ssize_t  ofi_op_issue(nbo_engine_comm_t *ec, ofi_op_t *op);
 /* Issue what the backlog holds, in order, until the provider refuses. */
 void     ofi_backlog_issue(nbo_engine_comm_t *ec);
+
+/* ofi_trigger.c: task lists run by the provider (deferred work). */
+/* Collective, at the end of open: the offload endpoint where every rank's
+ * provider takes FI_QUEUE_WORK (else ec->trig stays NULL): NBO_SUCCESS or
+ * an error of the exchange. */
+int  ofi_trig_open(nbo_engine_comm_t *ec);
+void ofi_trig_close(nbo_engine_comm_t *ec);
+int  ofi_engine_offload(nbo_engine_comm_t *ec, nbo_exec_t *x, int first, int *taken);
+/* Finished parts reported with complete(): how many tasks, or an error. */
+int  ofi_trig_progress(nbo_engine_comm_t *ec);
+/* A CQ entry of the offload endpoint (an error, or the wake-up that ends
+ * a part): err 0 or a positive fi_errno. */
+void ofi_trig_event(nbo_engine_comm_t *ec, void *ctx, int err);
+/* The head part's tasks are all done (its counters say so). */
+int  ofi_trig_head_done(nbo_engine_comm_t *ec);
+/* 1 while a part has all its receives but not yet all its sends: its done
+ * message has woken the thread, which polls until they end. */
+int  ofi_trig_sending(nbo_engine_comm_t *ec);
+/* 1 if ctx is an offloaded part's operation context. */
+int  ofi_trig_owns(nbo_engine_comm_t *ec, const void *ctx);
+void ofi_trig_cancel(nbo_engine_comm_t *ec, nbo_exec_t *x);
+/* Stats (ofi_stats.h). */
+void ofi_stat_add(int which, long n);
+enum { OFI_STAT_HOST, OFI_STAT_PROGRESS };
 
 /* ofi_progress.c */
 int  ofi_engine_progress(nbo_engine_comm_t *ec);

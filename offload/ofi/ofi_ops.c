@@ -14,6 +14,7 @@ const nbo_engine_ops_t nbo_ofi_engine = {
     .plan_attach = NULL, /* no registration: FI_MR_LOCAL is not offered */
     .plan_detach = NULL,
     .post = ofi_engine_post,
+    .offload = ofi_engine_offload,
     .progress = ofi_engine_progress,
     .event_fd = ofi_engine_event_fd,
     .arm = ofi_engine_arm,

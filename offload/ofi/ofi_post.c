@@ -65,6 +65,7 @@ int ofi_engine_post(nbo_engine_comm_t *ec, nbo_exec_t *x, int first, int n)
 {
     if (ec->failed)
         return ec->failed;
+    ofi_stat_add(OFI_STAT_HOST, n);
     /* All or nothing: every op taken before any is posted. */
     ofi_op_t *ops = NULL;
     for (int i = 0; i < n; i++) {

@@ -117,6 +117,11 @@ int ofi_cq_drain(nbo_engine_comm_t *ec)
             if (!err.op_context) /* names no operation: the endpoint is gone */
                 return ofi_status(err.err) != NBO_ERR_TRANSPORT ? ofi_status(err.err)
                                                                 : NBO_ERR_TRANSPORT;
+            if (ofi_trig_owns(ec, err.op_context)) { /* an offloaded part's */
+                ofi_trig_event(ec, err.op_context, err.err ? err.err : FI_EOTHER);
+                found++;
+                continue;
+            }
             int st = ofi_status(err.err ? err.err : FI_EOTHER);
             if (err.err == FI_ECANCELED && ec->canceling)
                 st = NBO_ERR_TIMEOUT; /* withdrawn by cancel(), for a failed request */
@@ -128,7 +133,12 @@ int ofi_cq_drain(nbo_engine_comm_t *ec)
             return NBO_ERR_TRANSPORT;
         for (ssize_t i = 0; i < n; i++) {
             ofi_op_t *op = ce[i].op_context;
-            ofi_op_done(ec, op, entry_status(op, &ce[i]));
+            /* The message that ends an offloaded part: its part may be
+             * freed already (the counters said so first). */
+            if (((ce[i].flags & FI_RECV) && (ce[i].tag & OFI_CTL_BIT)) || ofi_trig_owns(ec, op))
+                ofi_trig_event(ec, op, 0);
+            else
+                ofi_op_done(ec, op, entry_status(op, &ce[i]));
         }
         found += (int)n;
         if (n < OFI_CQ_BATCH)
@@ -158,6 +168,7 @@ static int report_done(nbo_engine_comm_t *ec)
 
 int ofi_engine_progress(nbo_engine_comm_t *ec)
 {
+    ofi_stat_add(OFI_STAT_PROGRESS, 1);
     ofi_backlog_issue(ec);
     int rc = ofi_cq_drain(ec);
     if (rc < 0 && !ec->failed)
@@ -165,6 +176,11 @@ int ofi_engine_progress(nbo_engine_comm_t *ec)
     if (rc > 0)
         ofi_backlog_issue(ec); /* completions made room */
     int n = report_done(ec);
+    int k = ofi_trig_progress(ec);
+    if (k < 0 && !ec->failed)
+        ec->failed = k;
+    else if (k > 0)
+        n += k;
     if (n > 0)
         ec->busy_streak = 0;
     return ec->failed ? ec->failed : n;
@@ -176,7 +192,7 @@ int ofi_engine_event_fd(nbo_engine_comm_t *ec) { return ec->wait_fd; }
  * polled at the thread's pace).  1: events are pending, progress first. */
 int ofi_engine_arm(nbo_engine_comm_t *ec)
 {
-    if (ec->done_head)
+    if (ec->done_head || ofi_trig_sending(ec))
         return 1;
     if (ec->wait_fd < 0)
         return NBO_SUCCESS;
@@ -220,6 +236,7 @@ static void report_done_of(nbo_engine_comm_t *ec, nbo_exec_t *x)
 
 void ofi_engine_cancel(nbo_engine_comm_t *ec, nbo_exec_t *x)
 {
+    ofi_trig_cancel(ec, x); /* its offloaded part, if it has one */
     /* 1. The backlog: never issued, withdrawn at once. */
     ofi_op_t **pp = &ec->back_head, *last = NULL;
     while (*pp) {

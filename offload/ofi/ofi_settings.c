@@ -6,12 +6,18 @@
 #define TEXT NBO_SETTING_TEXT, NULL, 0, 0, 0, NULL, 0, NULL
 #define INT(lo, hi) NBO_SETTING_INT, NULL, 0, lo, hi, NULL, 0, NULL
 
+static const char *const offload_words[] = {"0", "auto"};
+
 static const nbo_setting_t ofi_settings[] = {
     {"NBO_OFI_PROVIDER", TEXT, "", F(provider),
      "libfabric provider, as fi_info -l names it: tcp;ofi_rxm, sockets, verbs;ofi_rxm, efa, cxi "
      "(unset: libfabric's order, FI_PROVIDER applies)"},
     {"NBO_OFI_WAIT_FD", INT(0, 1), "1", F(wait_fd),
      "0: no wait descriptor on the completion queue (the progress thread polls)"},
+    {"NBO_OFI_OFFLOAD", NBO_SETTING_KEYWORD, offload_words, NBO_ARRAY_LEN(offload_words), 0, 0,
+     NULL, 0, NULL, "auto", F(offload),
+     "auto: the provider runs all-to-all task lists where it takes deferred work (sockets); "
+     "0: the host posts every window"},
     {NULL},
 };
 
