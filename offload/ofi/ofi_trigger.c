@@ -75,7 +75,9 @@ typedef struct ofi_trig {
                                    their end (the provider may read their
                                    deferred work until then), or at close
                                    if withdrawn */
-    int                broken;  /* a part failed: counts are lost, offload no more */
+    int                broken;  /* a part failed: counts are lost, offload no
+                                   more; -1: a failure progress() reports */
+    int                fail_status; /* with -1: the NBO_ERR_* to report */
     struct fi_deferred_work probe;
     struct fi_op_cntr  probe_op;
 } ofi_trig_t;
@@ -536,15 +538,15 @@ int ofi_trig_sending(nbo_engine_comm_t *ec)
     return t && t->head && t->head->started && fi_cntr_read(t->rcntr) >= t->head->rtarget;
 }
 
-/* Free the reported parts the provider is done with. */
+/* Free the reported parts the provider is done with: those before the
+ * part that just ended.  Its sends all completed, and the transmit side
+ * completes in order, so the done message of every earlier part (which
+ * reads its deferred work) has completed too. */
 static void sweep(ofi_trig_t *t)
 {
-    if (!t->dead)
-        return;
-    const uint64_t rnow = fi_cntr_read(t->rcntr), snow = fi_cntr_read(t->scntr);
     for (ofi_run_t **pp = &t->dead; *pp;) {
         ofi_run_t *r = *pp;
-        if (!r->withdrawn && rnow > r->rtarget && snow > r->starget) {
+        if (!r->withdrawn) {
             *pp = r->next;
             run_free(r);
         } else
@@ -558,7 +560,7 @@ int ofi_trig_progress(nbo_engine_comm_t *ec)
     if (!t || !t->head)
         return 0;
     if (t->broken < 0)
-        return fail_all(ec, NBO_ERR_TRANSPORT);
+        return fail_all(ec, t->fail_status ? t->fail_status : NBO_ERR_TRANSPORT);
     int n = start_head(ec);
     if (!t->head)
         return n;
@@ -573,10 +575,10 @@ int ofi_trig_progress(nbo_engine_comm_t *ec)
         t->rbase = r->rtarget + 1;
         t->sbase = r->starget + 1;
         n += r->nsend + r->nrecv;
+        sweep(t);
         run_report(ec, r, NBO_SUCCESS, 1);
         n += start_head(ec);
     }
-    sweep(t);
     if (t->head)
         atomic_fetch_add_explicit(&st_inflight, 1, memory_order_relaxed);
 
@@ -606,8 +608,10 @@ int ofi_trig_owns(nbo_engine_comm_t *ec, const void *ctx)
 void ofi_trig_event(nbo_engine_comm_t *ec, void *ctx, int err)
 {
     (void)ctx; /* the done message only wakes progress(), which reads the counter */
-    if (err && err != FI_ECANCELED && ec->trig && ec->trig->head)
+    if (err && err != FI_ECANCELED && ec->trig && ec->trig->head) {
         ec->trig->broken = -1; /* reported by the next progress() */
+        ec->trig->fail_status = ofi_status(err);
+    }
 }
 
 void ofi_trig_cancel(nbo_engine_comm_t *ec, nbo_exec_t *x)
