@@ -244,7 +244,7 @@ typedef struct nbo_comm_info {
 } nbo_comm_info_t;
 
 /* Engine capability bits, as reported in nbo_comm_info_t.engine_caps. */
-#define NBO_CAP_HW_WAITS  0x1u /* the NIC runs a whole task list (CORE-Direct)  */
+#define NBO_CAP_HW_WAITS  0x1u /* the network runs task lists (ofi: deferred work) */
 #define NBO_CAP_OFFLOAD   0x2u /* data moves without the host (RDMA)           */
 #define NBO_CAP_EVENT_FD  0x4u /* a completion fd to sleep on                  */
 #define NBO_CAP_DEVICE_MEM 0x8u /* moves CUDA device memory itself (UCX built
