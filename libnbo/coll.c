@@ -131,9 +131,12 @@ int nbo_coll_start(const coll_call_t *k, nbo_comm_t comm, nbo_request_t *req)
     const nbo_choice_t choice = nbo_select(&p.plan.args, &c->cfg);
     p.plan.args.algorithm = choice.algorithm;
     p.plan.args.window = choice.window;
-    if (c->cfg.check && (rc = check(c, k, d, &p, &choice)) != NBO_SUCCESS) {
-        nbo_coll_parts_free(&p);
-        return rc;
+    if (c->cfg.check) {
+        if ((rc = check(c, k, d, &p, &choice)) != NBO_SUCCESS) {
+            nbo_coll_parts_free(&p);
+            return rc;
+        }
+        p.plan.agreed = 1; /* the ranks compared the choice: no round trip at the first start */
     }
     return create(k, c, &p, keyed ? &key : NULL, req);
 }
