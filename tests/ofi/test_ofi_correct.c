@@ -2,8 +2,10 @@
  * test_ofi_correct.c - the OFI engine against MPI's own collectives: the
  * all-to-all from 0 B to 1 MiB per peer, alltoallv with irregular counts,
  * allgather(v), a broadcast from every root, allreduce (in place too) and
- * reduce-scatter-block, 8 requests in flight at once, and persistent
- * all-to-all and allreduce requests started 100 times with new contents.
+ * reduce-scatter-block, an all-to-all of a strided derived type, an
+ * allreduce with a user-defined non-commutative op, 8 requests in flight
+ * at once, and persistent all-to-all and allreduce requests started 100
+ * times with new contents.
  * The provider comes from NBO_OFI_PROVIDER, the progress mode from
  * NBO_PROGRESS; exits 77 when the engine cannot run here.
  */
@@ -14,40 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int rank, size, failures;
-
-#define FAIL(...)                                                       \
-    do {                                                                \
-        if (failures++ < 5) {                                           \
-            fprintf(stderr, "[test_ofi_correct %d/%d] ", rank, size);   \
-            fprintf(stderr, __VA_ARGS__);                               \
-            fputc('\n', stderr);                                        \
-        }                                                               \
-    } while (0)
-
-static unsigned char pattern(int src, int dst, size_t i, unsigned round)
-{
-    uint32_t h = (uint32_t)src * 2654435761u ^ (uint32_t)dst * 40503u ^ round * 2246822519u;
-    h += (uint32_t)i * 131u;
-    return (unsigned char)(h ^ (h >> 11));
-}
-
-static void fill(unsigned char *buf, size_t n, unsigned round)
-{
-    for (int d = 0; d < size; d++)
-        for (size_t i = 0; i < n; i++)
-            buf[(size_t)d * n + i] = pattern(rank, d, i, round);
-}
-
-static void check(const char *what, int rc, const void *got, const void *want, size_t bytes)
-{
-    if (rc != NBO_SUCCESS)
-        FAIL("%s: %s", what, nbo_strerror(rc));
-    else if (bytes && memcmp(got, want, bytes) != 0)
-        FAIL("%s: data differs from MPI", what);
-}
-
-static int finish(int rc, nbo_request_t *req) { return rc == NBO_SUCCESS ? nbo_wait(req) : rc; }
+#include "coll_check.h"
 
 static void alltoall(nbo_comm_t comm)
 {
@@ -168,6 +137,68 @@ static void reductions(nbo_comm_t comm)
     free(s), free(r), free(ref);
 }
 
+/* A strided send type (every other int of the send buffer) into a
+ * contiguous receive: the list packs on the host, the rest runs as usual. */
+static void derived_alltoall(nbo_comm_t comm)
+{
+    enum { N = 3000 };
+    MPI_Datatype strided;
+    MPI_Type_vector(N, 1, 2, MPI_INT, &strided);
+    MPI_Type_commit(&strided);
+    MPI_Aint lb, extent;
+    MPI_Type_get_extent(strided, &lb, &extent);
+    size_t per = (size_t)extent / sizeof(int) + 1; /* ints from one block to the next */
+    int *s = malloc(sizeof(int) * per * (size_t)size), *r = malloc(sizeof(int) * N * (size_t)size),
+        *ref = malloc(sizeof(int) * N * (size_t)size);
+    MPI_Datatype blocks; /* one strided block per peer, a block apart */
+    MPI_Type_create_resized(strided, 0, (MPI_Aint)(sizeof(int) * per), &blocks);
+    MPI_Type_commit(&blocks);
+    for (size_t i = 0; i < per * (size_t)size; i++)
+        s[i] = rank * 1000003 + (int)i;
+    MPI_Alltoall(s, 1, blocks, ref, N, MPI_INT, MPI_COMM_WORLD);
+    nbo_request_t req;
+    int e = finish(nbo_ialltoall(s, 1, blocks, r, N, MPI_INT, comm, &req), &req);
+    check("alltoall of a strided type", e, r, ref, sizeof(int) * N * (size_t)size);
+    MPI_Type_free(&blocks);
+    MPI_Type_free(&strided);
+    free(s), free(r), free(ref);
+}
+
+/* Not commutative (2x2 matrix products, mod 2^32): the host reduces in
+ * rank order, as MPI does. */
+static void matmul(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type;
+    unsigned *a = in, *b = inout;
+    for (int k = 0; k < *len; k++, a += 4, b += 4) {
+        unsigned c0 = a[0] * b[0] + a[1] * b[2], c1 = a[0] * b[1] + a[1] * b[3];
+        unsigned c2 = a[2] * b[0] + a[3] * b[2], c3 = a[2] * b[1] + a[3] * b[3];
+        b[0] = c0, b[1] = c1, b[2] = c2, b[3] = c3;
+    }
+}
+
+static void user_op(nbo_comm_t comm)
+{
+    enum { N = 500 };
+    MPI_Datatype mat;
+    MPI_Op op;
+    MPI_Type_contiguous(4, MPI_UNSIGNED, &mat);
+    MPI_Type_commit(&mat);
+    MPI_Op_create(matmul, 0, &op);
+    unsigned *s = malloc(sizeof(unsigned) * 4 * N), *r = malloc(sizeof(unsigned) * 4 * N),
+             *ref = malloc(sizeof(unsigned) * 4 * N);
+    for (int i = 0; i < 4 * N; i++)
+        s[i] = (unsigned)(rank * 31 + i * 7 + 1);
+    MPI_Allreduce(s, ref, N, mat, op, MPI_COMM_WORLD);
+    nbo_request_t req;
+    int e = finish(nbo_iallreduce(s, r, N, mat, op, comm, &req), &req);
+    check("allreduce with a user-defined, non-commutative op", e, r, ref,
+          sizeof(unsigned) * 4 * N);
+    MPI_Op_free(&op);
+    MPI_Type_free(&mat);
+    free(s), free(r), free(ref);
+}
+
 /* 8 requests in flight, of different sizes, completed in reverse order. */
 static void concurrent(nbo_comm_t comm)
 {
@@ -238,6 +269,7 @@ int main(int argc, char **argv)
 {
     int provided;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    coll_check_name = "test_ofi_correct";
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     char detail[128];
@@ -271,6 +303,8 @@ int main(int argc, char **argv)
     allgather(comm);
     bcast(comm);
     reductions(comm);
+    derived_alltoall(comm);
+    user_op(comm);
     concurrent(comm);
     persistent(comm);
     rc = nbo_comm_free(&comm);

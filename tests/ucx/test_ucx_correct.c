@@ -12,38 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int rank, size, failures;
-
-#define FAIL(...)                                                   \
-    do {                                                            \
-        if (failures++ < 5) {                                       \
-            fprintf(stderr, "[test_ucx_correct %d/%d] ", rank, size);    \
-            fprintf(stderr, __VA_ARGS__);                           \
-            fputc('\n', stderr);                                    \
-        }                                                           \
-    } while (0)
-
-static unsigned char pattern(int src, int dst, size_t i, unsigned round)
-{
-    uint32_t h = (uint32_t)src * 2654435761u ^ (uint32_t)dst * 40503u ^ round * 2246822519u;
-    h += (uint32_t)i * 131u;
-    return (unsigned char)(h ^ (h >> 11));
-}
-
-static void fill(unsigned char *buf, size_t n, unsigned round)
-{
-    for (int d = 0; d < size; d++)
-        for (size_t i = 0; i < n; i++)
-            buf[(size_t)d * n + i] = pattern(rank, d, i, round);
-}
-
-static void check(const char *what, int rc, const void *got, const void *want, size_t bytes)
-{
-    if (rc != NBO_SUCCESS)
-        FAIL("%s: %s", what, nbo_strerror(rc));
-    else if (bytes && memcmp(got, want, bytes) != 0)
-        FAIL("%s: data differs from MPI", what);
-}
+#include "coll_check.h"
 
 static void sizes(nbo_comm_t comm)
 {
@@ -174,6 +143,7 @@ int main(int argc, char **argv)
 {
     int provided;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    coll_check_name = "test_ucx_correct";
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
 
