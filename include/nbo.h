@@ -171,6 +171,7 @@ typedef struct nbo_config {
     size_t              bcast_small;
     nbo_codec_t         codec;
     int                 codec_rate;
+    int                 log;            /* 1: engines say why they fall back */
 } nbo_config_t;
 
 /* progress_cpu: the highest-numbered core of the affinity mask the process

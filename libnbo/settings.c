@@ -80,6 +80,8 @@ const nbo_setting_t nbo_config_settings[] = {
      "all-to-all of floating-point types: none, fp32 or zfp (lossy, opt-in)"},
     /* ZFP's rate 16 halves single and quarters double payloads. */
     {"NBO_CODEC_RATE", INT(1, 64), "16", F(codec_rate), "zfp codec: bits per value"},
+    {"NBO_LOG", INT(0, 1), "0", F(log),
+     "1: say on stderr, once per reason, when an engine takes a slower path (an offload it falls back from)"},
     {NULL},
 };
 
