@@ -41,7 +41,6 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "ofi_stats.h"
 #include "ofi_trig.h"
@@ -293,12 +292,11 @@ static int start_head(nbo_engine_comm_t *ec)
     return fail_all(ec, e == -FI_EMSGSIZE ? NBO_ERR_OVERFLOW : ofi_status((int)-e));
 }
 
-static void say_fallback(const char *why)
+static void say_fallback(const nbo_engine_comm_t *ec, const char *why)
 {
     static atomic_int said;
     atomic_fetch_add_explicit(&st_fall, 1, memory_order_relaxed);
-    const char *log = getenv("NBO_LOG");
-    if (log && strcmp(log, "0") != 0 && !atomic_exchange(&said, 1))
+    if (ec->set.log && !atomic_exchange(&said, 1))
         fprintf(stderr, "libnbo: ofi engine: a task list runs on the host path: %s\n", why);
 }
 
@@ -313,15 +311,15 @@ int ofi_engine_offload(nbo_engine_comm_t *ec, nbo_exec_t *x, int first, int *tak
     if (n == 0)
         return NBO_SUCCESS;
     if (t->broken) {
-        say_fallback("an offloaded list failed on this communicator");
+        say_fallback(ec, "an offloaded list failed on this communicator");
         return NBO_SUCCESS;
     }
     if (nsend > OFI_TRIG_MAX_SENDS) {
-        say_fallback("more sends than the deferred-work budget (4096 per list)");
+        say_fallback(ec, "more sends than the deferred-work budget (4096 per list)");
         return NBO_SUCCESS;
     }
     if (p.forwards && p.nwait > t->nwc) {
-        say_fallback("a list that forwards data has more windows than the offload's counters "
+        say_fallback(ec, "a list that forwards data has more windows than the offload's counters "
                      "(NBO_OFI_TRIG_COUNTERS)");
         return NBO_SUCCESS;
     }
