@@ -14,7 +14,8 @@
  * expected.  Then a broadcast (a small one and a large one, from rank 1),
  * an allgather and an allgatherv, whose lists forward received data, each
  * against MPI's result, on the same two paths and with the same bounds on
- * host tasks and polls.  Last, with NBO_OFI_TRIG_COUNTERS=1 (fewer window
+ * host tasks and polls; a persistent broadcast and allgather started
+ * together 30 times.  Last, with NBO_OFI_TRIG_COUNTERS=1 (fewer window
  * counters than the allgather's windows), the allgather falls back to the
  * host path (a fallback counted, no task offloaded) and is still right,
  * while the all-to-all, which needs none, stays offloaded.
@@ -161,6 +162,52 @@ static void coll_measured(int c, nbo_comm_t comm, int offload)
     } else if (off != 0 || host == 0)
         FAIL("%s: offloaded %ld and host-posted %ld tasks, expected 0 and >0", cname[c], off,
              host);
+}
+
+/* A persistent broadcast and allgather started together 30 times (two
+ * parts queued, the window counters reused), checked each time, on the
+ * path expected. */
+static void coll_persistent(nbo_comm_t comm, int offload)
+{
+    enum { NB = 20000 };
+    double *b = malloc(sizeof(double) * NB);
+    nbo_request_t pb, pa;
+    if (nbo_bcast_init(b, NB, MPI_DOUBLE, 2 % size, comm, &pb) != NBO_SUCCESS ||
+        nbo_allgather_init(cs, M, MPI_DOUBLE, cr, M, MPI_DOUBLE, comm, &pa) != NBO_SUCCESS) {
+        FAIL("persistent bcast/allgather init failed");
+        free(b);
+        return;
+    }
+    nbo_ofi_stats_t s0, s1;
+    nbo_ofi_stats_read(&s0);
+    for (int round = 0; round < 30 && failures == 0; round++) {
+        for (int i = 0; i < NB; i++)
+            b[i] = rank == 2 % size ? i * 0.25 + round : -1.0;
+        for (int i = 0; i < M; i++)
+            cs[i] = rank * 1e6 + i + round;
+        if (nbo_start(&pb) != NBO_SUCCESS || nbo_start(&pa) != NBO_SUCCESS ||
+            nbo_wait(&pb) != NBO_SUCCESS || nbo_wait(&pa) != NBO_SUCCESS)
+            FAIL("persistent bcast/allgather start %d failed", round);
+        for (int i = 0; i < NB; i++)
+            if (b[i] != i * 0.25 + round) {
+                FAIL("persistent bcast start %d: element %d differs", round, i);
+                break;
+            }
+        for (int r = 0; r < size; r++)
+            for (int i = 0; i < M; i++)
+                if (cr[(size_t)r * M + i] != r * 1e6 + i + round) {
+                    FAIL("persistent allgather start %d: block %d differs", round, r);
+                    r = size;
+                    break;
+                }
+    }
+    nbo_ofi_stats_read(&s1);
+    const long off = s1.offload_tasks - s0.offload_tasks, host = s1.host_tasks - s0.host_tasks;
+    if (offload ? (off == 0 || host != 0) : (off != 0 || host == 0))
+        FAIL("persistent bcast/allgather: %ld tasks offloaded, %ld by the host", off, host);
+    nbo_request_free(&pb);
+    nbo_request_free(&pa);
+    free(b);
 }
 
 /* A communicator with one window counter: the allgather (2 or more
@@ -315,6 +362,7 @@ int main(int argc, char **argv)
         coll_verify(c);
         coll_measured(c, comm, offload);
     }
+    coll_persistent(comm, offload);
     if (nbo_comm_free(&comm) != NBO_SUCCESS)
         FAIL("comm_free");
     fallback_check(&cfg, offload);
