@@ -97,6 +97,7 @@ int nbo_request_create(struct nbo_comm *c, nbo_coll_parts_t *parts, int persiste
     r->comm = c;
     r->persistent = persistent;
     r->in_place = args->in_place;
+    r->x.coll = (int)args->coll;
     r->send_map = parts->smap;
     r->recv_map = parts->rmap;
     r->mem = &nbo_mem_host;

@@ -43,6 +43,9 @@ typedef struct nbo_exec {
     void             *buf[NBO_BUF_COUNT];     /* base of each named buffer  */
     size_t            buf_len[NBO_BUF_COUNT]; /* bytes the tasks may touch  */
     uint32_t          tag;          /* equal on every rank for one collective */
+    int               coll;         /* nbo_coll_t: the collective the list
+                                       implements (ranks' lists differ, this
+                                       does not) */
     void             *engine_data;  /* engine's per-plan state (registrations) */
 } nbo_exec_t;
 

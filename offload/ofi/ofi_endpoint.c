@@ -323,6 +323,6 @@ unsigned ofi_engine_caps(nbo_engine_comm_t *ec, char *detail, size_t len)
     char d[96];
     ofi_describe(ec->info, d, sizeof(d));
     snprintf(detail, len, "%s, %s%s", d, ec->wait_fd >= 0 ? "wait fd" : "polled",
-             ec->trig ? ", all-to-all lists offloaded (deferred work)" : "");
+             ec->trig ? ", all-to-all, broadcast and allgather lists offloaded (deferred work)" : "");
     return (ec->wait_fd >= 0 ? NBO_CAP_EVENT_FD : 0u) | (ec->trig ? NBO_CAP_HW_WAITS : 0u);
 }

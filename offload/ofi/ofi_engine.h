@@ -72,6 +72,10 @@ typedef struct ofi_settings {
     int  wait_fd;      /* 0: no FI_WAIT_FD (the thread polls) */
     int  offload;      /* 0: never offload task lists; 1 (auto): where the
                         * provider takes deferred work */
+    int  trig_counters; /* window counters of the offload (lists that
+                         * forward received data: one per WAIT) */
+    int  log;          /* 1: say once when an offloadable list keeps the
+                        * host path */
 } ofi_settings_t;
 extern const nbo_setting_table_t ofi_settings_table;
 /* Read them from the environment into *s: NBO_SUCCESS or NBO_ERR_CONFIG
@@ -121,6 +125,15 @@ uint64_t ofi_tag(uint32_t tag, int src);
 ssize_t  ofi_op_issue(nbo_engine_comm_t *ec, ofi_op_t *op);
 /* Issue what the backlog holds, in order, until the provider refuses. */
 void     ofi_backlog_issue(nbo_engine_comm_t *ec);
+
+/* ofi_trig_part.c: the part of a list the provider can run. */
+typedef struct ofi_part {
+    int n;            /* tasks [first, first + n) */
+    int nsend, nrecv, nwait;
+    int forwards;     /* sends read what receives write: a counter per WAIT */
+} ofi_part_t;
+/* Fill *p for x's part from first: its length n, or 0 (the host path). */
+int  ofi_trig_part(const nbo_exec_t *x, int first, ofi_part_t *p);
 
 /* ofi_trigger.c: task lists run by the provider (deferred work). */
 /* Collective, at the end of open: the offload endpoint where every rank's

@@ -16,8 +16,14 @@ static const nbo_setting_t ofi_settings[] = {
      "0: no wait descriptor on the completion queue (the progress thread polls)"},
     {"NBO_OFI_OFFLOAD", NBO_SETTING_KEYWORD, offload_words, NBO_ARRAY_LEN(offload_words), 0, 0,
      NULL, 0, NULL, "auto", F(offload),
-     "auto: the provider runs all-to-all task lists where it takes deferred work (sockets); "
-     "0: the host posts every window"},
+     "auto: the provider runs all-to-all, broadcast and allgather task lists where it takes "
+     "deferred work (sockets); 0: the host posts every window"},
+    {"NBO_OFI_TRIG_COUNTERS", INT(0, 1024), "64", F(trig_counters),
+     "counters the offload opens per communicator for lists that forward received data "
+     "(broadcast, allgather: one per window); a list with more windows runs on the host path"},
+    {"NBO_OFI_LOG", INT(0, 1), "0", F(log),
+     "1: say on stderr, once per process, when a list the provider could run keeps the host "
+     "path (a limit of the offload)"},
     {NULL},
 };
 

@@ -1,5 +1,6 @@
 /*
- * test_ofi_offload.c - does the provider run the all-to-all's task list?
+ * test_ofi_offload.c - does the provider run the task lists of the
+ * all-to-all, the broadcast and the allgather(v)?
  * P ranks, thread progress, NBO_WINDOW=1 (P-1 windows): after a start the
  * application sleeps without calling libnbo, and the engine's counters
  * (ofi_stats.h, from the static library) say who ran the tasks and how
@@ -10,7 +11,14 @@
  * looks; =host: every
  * task posted by the host, polled at least once per window.  Then a
  * persistent all-to-all started 100 times, checked each time, on the path
- * expected.
+ * expected.  Then a broadcast (a small one and a large one, from rank 1),
+ * an allgather and an allgatherv, whose lists forward received data, each
+ * against MPI's result, on the same two paths and with the same bounds on
+ * host tasks and polls; a persistent broadcast and allgather started
+ * together 30 times.  Last, with NBO_OFI_TRIG_COUNTERS=1 (fewer window
+ * counters than the allgather's windows), the allgather falls back to the
+ * host path (a fallback counted, no task offloaded) and is still right,
+ * while the all-to-all, which needs none, stays offloaded.
  */
 #include <mpi.h>
 #include <nbo.h>
@@ -54,6 +62,197 @@ static void verify(const char *what, const unsigned char *r, unsigned round)
                 FAIL("%s: block from %d differs at byte %zu", what, src, i);
                 return;
             }
+}
+
+/* ------------------------------------ broadcast and allgather(v) */
+
+enum { C_BCAST_SMALL, C_BCAST_LARGE, C_ALLGATHER, C_ALLGATHERV, C_COUNT };
+static const char *const cname[] = {"bcast 16 doubles", "bcast 2^17 doubles", "allgather",
+                                    "allgatherv"};
+enum { M = 4096 }; /* doubles per allgather block */
+static double *cs, *cr, *cref;
+static int *counts, *displs;
+static size_t ctotal; /* doubles of cr and cref */
+
+static void coll_alloc(void)
+{
+    counts = malloc(sizeof(int) * (size_t)size);
+    displs = malloc(sizeof(int) * (size_t)size);
+    int d = 0;
+    for (int i = 0; i < size; i++) {
+        counts[i] = 100 + 37 * i; /* irregular, with gaps */
+        displs[i] = d;
+        d += counts[i] + 3;
+    }
+    ctotal = (size_t)M * size > (size_t)d ? (size_t)M * size : (size_t)d;
+    if (ctotal < (1u << 17))
+        ctotal = 1u << 17;
+    cs = malloc(sizeof(double) * M);
+    cr = malloc(sizeof(double) * ctotal);
+    cref = malloc(sizeof(double) * ctotal);
+}
+
+/* Inputs for round, MPI's result in cref, then the libnbo call started. */
+static int coll_start(int c, nbo_comm_t comm, nbo_request_t *req, unsigned round)
+{
+    const int nb = c == C_BCAST_SMALL ? 16 : 1 << 17;
+    const int nv = c == C_ALLGATHERV ? counts[rank] : M;
+    for (size_t i = 0; i < ctotal; i++)
+        cr[i] = cref[i] = -1.0;
+    switch (c) {
+    case C_BCAST_SMALL:
+    case C_BCAST_LARGE:
+        for (int i = 0; i < nb; i++)
+            cr[i] = cref[i] = rank == 1 ? i * 0.5 + round : -2.0;
+        MPI_Bcast(cref, nb, MPI_DOUBLE, 1, MPI_COMM_WORLD);
+        return nbo_ibcast(cr, nb, MPI_DOUBLE, 1, comm, req);
+    default:
+        for (int i = 0; i < nv; i++)
+            cs[i] = rank * 1e6 + i + round * 0.25;
+        if (c == C_ALLGATHER) {
+            MPI_Allgather(cs, M, MPI_DOUBLE, cref, M, MPI_DOUBLE, MPI_COMM_WORLD);
+            return nbo_iallgather(cs, M, MPI_DOUBLE, cr, M, MPI_DOUBLE, comm, req);
+        }
+        MPI_Allgatherv(cs, nv, MPI_DOUBLE, cref, counts, displs, MPI_DOUBLE, MPI_COMM_WORLD);
+        return nbo_iallgatherv(cs, nv, MPI_DOUBLE, cr, counts, displs, MPI_DOUBLE, comm, req);
+    }
+}
+
+static void coll_verify(int c)
+{
+    if (memcmp(cr, cref, ctotal * sizeof(double)) != 0)
+        FAIL("%s: data differs from MPI's", cname[c]);
+}
+
+/* One call of collective c measured as the all-to-all is: who ran its
+ * tasks, how often the engine was polled while the application slept. */
+static void coll_measured(int c, nbo_comm_t comm, int offload)
+{
+    nbo_ofi_stats_t s0, s1, s2;
+    nbo_request_t req;
+    MPI_Barrier(MPI_COMM_WORLD);
+    nbo_ofi_stats_read(&s0);
+    if (coll_start(c, comm, &req, 3) != NBO_SUCCESS) {
+        FAIL("%s failed to start", cname[c]);
+        return;
+    }
+    usleep(500000);
+    nbo_ofi_stats_read(&s1);
+    int flag = 0;
+    nbo_test(&req, &flag);
+    if (!flag && nbo_wait(&req) != NBO_SUCCESS)
+        FAIL("%s failed", cname[c]);
+    nbo_ofi_stats_read(&s2);
+    coll_verify(c);
+    const long off = s2.offload_tasks - s0.offload_tasks, host = s2.host_tasks - s0.host_tasks;
+    const long polls = s1.progress_calls - s0.progress_calls;
+    const long inflight = s1.inflight_polls - s0.inflight_polls;
+    printf("test_ofi_offload rank %d: %s: %ld tasks offloaded, %ld posted by the host, %ld polls "
+           "(%ld while offloaded), done before the wait: %s\n",
+           rank, cname[c], off, host, polls, inflight, flag ? "yes" : "no");
+    if (offload) {
+        if (off == 0 || host != 0)
+            FAIL("%s: offloaded %ld and host-posted %ld tasks, expected >0 and 0", cname[c], off,
+                 host);
+        if (inflight > 2 || polls > 5)
+            FAIL("%s: the engine was polled %ld times (%ld while offloaded)", cname[c], polls,
+                 inflight);
+        if (!flag)
+            FAIL("%s: offloaded, not ended after 500 ms", cname[c]);
+    } else if (off != 0 || host == 0)
+        FAIL("%s: offloaded %ld and host-posted %ld tasks, expected 0 and >0", cname[c], off,
+             host);
+}
+
+/* A persistent broadcast and allgather started together 30 times (two
+ * parts queued, the window counters reused), checked each time, on the
+ * path expected. */
+static void coll_persistent(nbo_comm_t comm, int offload)
+{
+    enum { NB = 20000 };
+    double *b = malloc(sizeof(double) * NB);
+    nbo_request_t pb, pa;
+    if (nbo_bcast_init(b, NB, MPI_DOUBLE, 2 % size, comm, &pb) != NBO_SUCCESS ||
+        nbo_allgather_init(cs, M, MPI_DOUBLE, cr, M, MPI_DOUBLE, comm, &pa) != NBO_SUCCESS) {
+        FAIL("persistent bcast/allgather init failed");
+        free(b);
+        return;
+    }
+    nbo_ofi_stats_t s0, s1;
+    nbo_ofi_stats_read(&s0);
+    for (int round = 0; round < 30 && failures == 0; round++) {
+        for (int i = 0; i < NB; i++)
+            b[i] = rank == 2 % size ? i * 0.25 + round : -1.0;
+        for (int i = 0; i < M; i++)
+            cs[i] = rank * 1e6 + i + round;
+        if (nbo_start(&pb) != NBO_SUCCESS || nbo_start(&pa) != NBO_SUCCESS ||
+            nbo_wait(&pb) != NBO_SUCCESS || nbo_wait(&pa) != NBO_SUCCESS)
+            FAIL("persistent bcast/allgather start %d failed", round);
+        for (int i = 0; i < NB; i++)
+            if (b[i] != i * 0.25 + round) {
+                FAIL("persistent bcast start %d: element %d differs", round, i);
+                break;
+            }
+        for (int r = 0; r < size; r++)
+            for (int i = 0; i < M; i++)
+                if (cr[(size_t)r * M + i] != r * 1e6 + i + round) {
+                    FAIL("persistent allgather start %d: block %d differs", round, r);
+                    r = size;
+                    break;
+                }
+    }
+    nbo_ofi_stats_read(&s1);
+    const long off = s1.offload_tasks - s0.offload_tasks, host = s1.host_tasks - s0.host_tasks;
+    if (offload ? (off == 0 || host != 0) : (off != 0 || host == 0))
+        FAIL("persistent bcast/allgather: %ld tasks offloaded, %ld by the host", off, host);
+    nbo_request_free(&pb);
+    nbo_request_free(&pa);
+    free(b);
+}
+
+/* A communicator with one window counter: the allgather (2 or more
+ * windows) runs on the host path and is right; the all-to-all stays
+ * offloaded where the provider offloads. */
+static void fallback_check(const nbo_config_t *cfg, int offload)
+{
+    setenv("NBO_OFI_TRIG_COUNTERS", "1", 1);
+    nbo_comm_t comm;
+    if (nbo_comm_create(MPI_COMM_WORLD, cfg, &comm) != NBO_SUCCESS) {
+        FAIL("nbo_comm_create with NBO_OFI_TRIG_COUNTERS=1 failed");
+        return;
+    }
+    unsetenv("NBO_OFI_TRIG_COUNTERS");
+    nbo_ofi_stats_t s0, s1;
+    nbo_request_t req;
+    for (int c = C_ALLGATHER; c <= C_ALLGATHERV; c++) {
+        nbo_ofi_stats_read(&s0);
+        if (coll_start(c, comm, &req, 7) != NBO_SUCCESS || nbo_wait(&req) != NBO_SUCCESS)
+            FAIL("%s with one window counter failed", cname[c]);
+        nbo_ofi_stats_read(&s1);
+        coll_verify(c);
+        const long off = s1.offload_tasks - s0.offload_tasks;
+        const long host = s1.host_tasks - s0.host_tasks, fb = s1.fallbacks - s0.fallbacks;
+        printf("test_ofi_offload rank %d: %s, one window counter: %ld offloaded, %ld by the "
+               "host, %ld fallbacks\n", rank, cname[c], off, host, fb);
+        if (off != 0 || host == 0 || (offload && fb < 1))
+            FAIL("%s with one window counter: %ld offloaded, %ld by the host, %ld fallbacks",
+                 cname[c], off, host, fb);
+    }
+    unsigned char *s = malloc((size_t)N * size), *r = malloc((size_t)N * size);
+    fill(s, 9);
+    nbo_ofi_stats_read(&s0);
+    if (nbo_ialltoall(s, N, MPI_BYTE, r, N, MPI_BYTE, comm, &req) != NBO_SUCCESS ||
+        nbo_wait(&req) != NBO_SUCCESS)
+        FAIL("all-to-all with one window counter failed");
+    nbo_ofi_stats_read(&s1);
+    verify("all-to-all, one window counter", r, 9);
+    if ((s1.offload_tasks - s0.offload_tasks != 0) != offload)
+        FAIL("all-to-all with one window counter: %ld tasks offloaded",
+             s1.offload_tasks - s0.offload_tasks);
+    free(s);
+    free(r);
+    if (nbo_comm_free(&comm) != NBO_SUCCESS)
+        FAIL("comm_free (one window counter)");
 }
 
 int main(int argc, char **argv)
@@ -154,8 +353,24 @@ int main(int argc, char **argv)
     nbo_request_free(&p);
     free(s);
     free(r);
+
+    coll_alloc();
+    for (int c = 0; c < C_COUNT; c++) {
+        /* Warm-up: the list compiled, then measured. */
+        if (coll_start(c, comm, &req, 1) != NBO_SUCCESS || nbo_wait(&req) != NBO_SUCCESS)
+            FAIL("warm-up %s failed", cname[c]);
+        coll_verify(c);
+        coll_measured(c, comm, offload);
+    }
+    coll_persistent(comm, offload);
     if (nbo_comm_free(&comm) != NBO_SUCCESS)
         FAIL("comm_free");
+    fallback_check(&cfg, offload);
+    free(cs);
+    free(cr);
+    free(cref);
+    free(counts);
+    free(displs);
     int total = 0;
     MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0)
