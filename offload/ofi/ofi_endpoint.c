@@ -274,6 +274,7 @@ int ofi_engine_open(MPI_Comm comm, const nbo_config_t *cfg, const nbo_engine_ser
             rc = NBO_ERR_ENGINE; /* the rank field of the tag is too small */
         if (rc == NBO_SUCCESS)
             rc = ofi_settings_load(&ec->set);
+        ec->set.log = cfg->log;
         if (rc == NBO_SUCCESS)
             rc = open_objects(ec);
     }

@@ -74,8 +74,8 @@ typedef struct ofi_settings {
                         * provider takes deferred work */
     int  trig_counters; /* window counters of the offload (lists that
                          * forward received data: one per WAIT) */
-    int  log;          /* 1: say once when an offloadable list keeps the
-                        * host path */
+    int  log;          /* NBO_LOG (the core's): say once when an
+                        * offloadable list keeps the host path */
 } ofi_settings_t;
 extern const nbo_setting_table_t ofi_settings_table;
 /* Read them from the environment into *s: NBO_SUCCESS or NBO_ERR_CONFIG

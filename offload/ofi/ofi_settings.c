@@ -21,9 +21,6 @@ static const nbo_setting_t ofi_settings[] = {
     {"NBO_OFI_TRIG_COUNTERS", INT(0, 1024), "64", F(trig_counters),
      "counters the offload opens per communicator for lists that forward received data "
      "(broadcast, allgather: one per window); a list with more windows runs on the host path"},
-    {"NBO_OFI_LOG", INT(0, 1), "0", F(log),
-     "1: say on stderr, once per process, when a list the provider could run keeps the host "
-     "path (a limit of the offload)"},
     {NULL},
 };
 

@@ -31,10 +31,12 @@ static int overlaps(const nbo_exec_t *x, const nbo_task_t *a, int asrc, const nb
     return a->len && b->len && p < q + b->len && q < p + a->len;
 }
 
-/* Sends read only the send buffer, which no task writes (not in place). */
+/* Sends read only the send buffer, which no task writes (not in place).
+ * A rank that sends nothing passes, as its peers do: an all-to-all-v's
+ * ranks must all decide alike. */
 static int reads_send_only(const nbo_exec_t *x, int first, int end)
 {
-    if (x->buf_len[NBO_BUF_SEND] == 0 || x->buf[NBO_BUF_SEND] == x->buf[NBO_BUF_RECV])
+    if (x->buf_len[NBO_BUF_SEND] != 0 && x->buf[NBO_BUF_SEND] == x->buf[NBO_BUF_RECV])
         return 0;
     for (int i = first; i < end; i++) {
         const nbo_task_t *t = &x->tasks[i];

@@ -97,7 +97,7 @@ static ssize_t run_start(nbo_engine_comm_t *ec, ofi_run_t *r)
     const nbo_task_t *T = x->tasks;
     const uint64_t S = (uint64_t)r->nsend, R = (uint64_t)r->nrecv;
     r->rtarget = t->rbase + S + R;
-    r->starget = t->sbase + R + S;
+    r->starget = t->sbase + R + S + 1; /* and the done message */
     r->started = 1;
     ofi_tctx_t *ready = r->ctx + r->n, *done = ready + r->nsend;
     const uint64_t ctl = OFI_CTL_BIT | ofi_tag(x->tag, ec->rank);
@@ -192,7 +192,7 @@ static ssize_t run_start_fwd(nbo_engine_comm_t *ec, ofi_run_t *r)
     const int W = r->nwait;
     const uint64_t S = (uint64_t)r->nsend;
     r->rtarget = t->rbase + S;
-    r->starget = t->sbase + (uint64_t)r->nrecv + S;
+    r->starget = t->sbase + (uint64_t)r->nrecv + S + 1; /* and the done message */
     r->started = 1;
     int *ord = malloc((size_t)r->n * sizeof(*ord));
     uint64_t *end = malloc((size_t)W * sizeof(*end));

@@ -300,6 +300,19 @@ static void say_fallback(const nbo_engine_comm_t *ec, const char *why)
         fprintf(stderr, "libnbo: ofi engine: a task list runs on the host path: %s\n", why);
 }
 
+/* Every rank of a call must decide alike, and a broadcast's lists differ
+ * in length by rank: compare the most WAITs any rank's broadcast or
+ * allgather list has at P ranks (scatter, then a ring: P + 2 measured at
+ * P = 3-8, any window), never less than this rank's own. */
+static int wait_bound(int P, int own)
+{
+    int log2p = 0;
+    while ((1 << log2p) < P)
+        log2p++;
+    const int bound = P + log2p + 2;
+    return own > bound ? own : bound;
+}
+
 int ofi_engine_offload(nbo_engine_comm_t *ec, nbo_exec_t *x, int first, int *taken)
 {
     *taken = 0;
@@ -318,7 +331,7 @@ int ofi_engine_offload(nbo_engine_comm_t *ec, nbo_exec_t *x, int first, int *tak
         say_fallback(ec, "more sends than the deferred-work budget (4096 per list)");
         return NBO_SUCCESS;
     }
-    if (p.forwards && p.nwait > t->nwc) {
+    if (p.forwards && wait_bound(ec->size, p.nwait) > t->nwc) {
         say_fallback(ec, "a list that forwards data has more windows than the offload's counters "
                      "(NBO_OFI_TRIG_COUNTERS)");
         return NBO_SUCCESS;
@@ -370,9 +383,9 @@ int ofi_trig_sending(nbo_engine_comm_t *ec)
 }
 
 /* Free the reported parts the provider is done with: those before the
- * part that just ended.  Its sends all completed, and the transmit side
- * completes in order, so the done message of every earlier part (which
- * reads its deferred work) has completed too. */
+ * part that just ended.  The send counter reached that part's target, which
+ * counts every send of every earlier part, their done messages (which read
+ * their deferred work) included. */
 static void sweep(ofi_trig_t *t)
 {
     for (ofi_run_t **pp = &t->dead; *pp;) {
@@ -402,9 +415,10 @@ int ofi_trig_progress(nbo_engine_comm_t *ec)
     }
     while (t->head && t->head->started && ofi_trig_head_done(ec)) {
         ofi_run_t *r = t->head;
-        /* The next part counts after this one's done message. */
+        /* The next part counts after this one's done message (received;
+         * its send is in starget: the sends may complete in any order). */
         t->rbase = r->rtarget + 1;
-        t->sbase = r->starget + 1;
+        t->sbase = r->starget;
         n += r->nsend + r->nrecv;
         sweep(t);
         run_report(ec, r, NBO_SUCCESS, 1);
