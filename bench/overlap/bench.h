@@ -167,8 +167,6 @@ double compute_calibrate(void);
 
 /* The calling thread's CPU time inside the test calls so far (seconds). */
 double compute_test_cpu(void);
-/* The calling thread's CPU clock (seconds). */
-double thread_cpu_s(void);
 
 /* ------------------------------------------------------------- threads */
 
@@ -186,6 +184,8 @@ typedef struct threads {
     int own[BENCH_MAX_THREADS];
 } threads_t;
 
+/* The calling thread's CPU clock (seconds). */
+double thread_cpu_s(void);
 void threads_snapshot(threads_t *t);
 /* Adds the CPU seconds from a to b of the library's own threads to *own,
  * of every other thread to *other. */

@@ -3,16 +3,7 @@
  * work itself are bench/common/busy.c, shared with bench/osu. */
 #include "bench.h"
 
-#include <time.h>
-
 static double test_cpu; /* the caller's CPU inside test calls, seconds */
-
-double thread_cpu_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 double compute_test_cpu(void)
 {

@@ -20,6 +20,13 @@
 #include <time.h>
 #include <unistd.h>
 
+double thread_cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 /* The clock id Linux gives a thread's CPU time (what glibc's
  * pthread_getcpuclockid builds): CPUCLOCK_SCHED | CPUCLOCK_PERTHREAD. */
 static clockid_t tid_clock(pid_t tid)
