@@ -165,6 +165,32 @@ double compute_work(double units, method_t *m, int tests);
 /* Work units per second on this core, measured alone. */
 double compute_calibrate(void);
 
+/* The calling thread's CPU time inside the test calls so far (seconds). */
+double compute_test_cpu(void);
+
+/* ------------------------------------------------------------- threads */
+
+#define BENCH_MAX_THREADS 256
+/* The ceiling's exchange thread: counted as the row's own, as libnbo's
+ * progress thread ("nbo-progress") is for the nbo rows. */
+#define THREADS_EXCHANGE_NAME "ovl-exchange"
+
+/* Every thread of the process but the caller, with its CPU time and
+ * whether it is the collective library's own (threads.c). */
+typedef struct threads {
+    int n;
+    int tid[BENCH_MAX_THREADS];
+    double cpu[BENCH_MAX_THREADS];
+    int own[BENCH_MAX_THREADS];
+} threads_t;
+
+/* The calling thread's CPU clock (seconds). */
+double thread_cpu_s(void);
+void threads_snapshot(threads_t *t);
+/* Adds the CPU seconds from a to b of the library's own threads to *own,
+ * of every other thread to *other. */
+void threads_delta(const threads_t *a, const threads_t *b, double *own, double *other);
+
 /* ------------------------------------------------------------- ceiling */
 
 typedef struct socket_mesh socket_mesh_t;
@@ -197,6 +223,10 @@ typedef struct result {
     double overlap;            /* OSU formula, %                          */
     double work_overall, compute_alone, work_overlap; /* us, us, %        */
     double cpu_pure, cpu_work; /* process CPU us per operation            */
+    /* Work phase, CPU us per operation: the library's own (its progress
+     * thread, and the caller inside start/test/wait), and every other
+     * thread but the caller (a provider's or MPI's threads). */
+    double cpu_lib, cpu_prov;
     double alone_vs_idle;      /* compute alone / the same work on an idle
                                   core before MPI_Init (1: nothing else ran) */
     double start_preempt;      /* times the caller was preempted per start

@@ -5,6 +5,7 @@
  * the network stack's own cost, which no library can give back to the
  * application: ceiling overlap = 100 * (1 - cpu / wall).
  */
+#define _GNU_SOURCE /* pthread_setname_np */
 #include "bench.h"
 
 #include <arpa/inet.h>
@@ -292,6 +293,8 @@ socket_worker_t *socket_worker_start(socket_mesh_t *s, buffers_t *b)
         free(w);
         return NULL;
     }
+    /* The row's own thread in the CPU columns (threads.c). */
+    pthread_setname_np(w->thread, THREADS_EXCHANGE_NAME);
     return w;
 }
 

@@ -3,11 +3,20 @@
  * work itself are bench/common/busy.c, shared with bench/osu. */
 #include "bench.h"
 
-/* One test call (its time is measured by busy_for_*). */
+static double test_cpu; /* the caller's CPU inside test calls, seconds */
+
+double compute_test_cpu(void)
+{
+    return test_cpu;
+}
+
+/* One test call (its time is measured by busy_for_*, its CPU here). */
 static void test_once(void *arg)
 {
     int done;
+    double c0 = thread_cpu_s();
     method_test(arg, &done);
+    test_cpu += thread_cpu_s() - c0;
 }
 
 double compute_calibrate(void)

@@ -38,7 +38,8 @@ static void die(const char *what, const char *name)
 /* ------------------------------------------------------------ averaging */
 
 enum { F_OVERALL, F_COMPUTE, F_INIT, F_TEST, F_WAIT, F_PURE, F_WORK_OVERALL, F_ALONE,
-       F_CPU_PURE, F_CPU_WORK, F_ALONE_VS_IDLE, F_ERRORS, F_START_PREEMPT, F_N };
+       F_CPU_PURE, F_CPU_WORK, F_ALONE_VS_IDLE, F_ERRORS, F_START_PREEMPT, F_CPU_LIB,
+       F_CPU_PROV, F_N };
 
 /* Per operation (us) from sums over iters; the ratio of the compute alone
  * to the same units on an idle core. */
@@ -66,6 +67,7 @@ static void average(double local[F_N], result_t *r)
     r->test = f[F_TEST], r->wait = f[F_WAIT], r->pure = f[F_PURE];
     r->work_overall = f[F_WORK_OVERALL], r->compute_alone = f[F_ALONE];
     r->cpu_pure = f[F_CPU_PURE], r->cpu_work = f[F_CPU_WORK];
+    r->cpu_lib = f[F_CPU_LIB], r->cpu_prov = f[F_CPU_PROV];
     r->alone_vs_idle = f[F_ALONE_VS_IDLE];
     r->start_preempt = f[F_START_PREEMPT];
     r->errors = (int)f[F_ERRORS];
@@ -159,25 +161,37 @@ static void osu_phase(const exchange_t *x, double pure, int skip, int iters, dou
 
 /* Work-based: `units` of work, the amount that takes the pure latency
  * alone.  Each overlapped run follows a run of the same work alone, so that
- * on a shared, noisy machine both see the same conditions. */
+ * on a shared, noisy machine both see the same conditions.  The overlapped
+ * run's CPU is also split by thread: the library's own (its threads, and
+ * the caller inside start, test and wait) and every other thread's; the
+ * thread snapshots are taken outside the timed part. */
 static void work_phase(const exchange_t *x, double units, int skip, int iters, double f[F_N])
 {
+    static threads_t th0, th1;
     for (int i = 0; i < skip + iters; i++) {
         sync_ranks(x);
         double t0 = now_s();
         compute_work(units, NULL, x->tests);
         double alone = now_s() - t0;
         sync_ranks(x);
+        threads_snapshot(&th0);
+        double tests0 = compute_test_cpu();
         t0 = now_s();
-        double c0 = cpu_s();
+        double c0 = cpu_s(), k0 = thread_cpu_s();
         if (x->start(x) != 0)
             die("start", x->name);
+        double k1 = thread_cpu_s();
         compute_work(units, x->m, x->tests);
+        double k2 = thread_cpu_s();
         if (x->wait(x) != 0)
             die("wait", x->name);
+        double k3 = thread_cpu_s(), t1 = now_s(), c1 = cpu_s();
+        threads_snapshot(&th1);
         if (i >= skip) {
-            f[F_WORK_OVERALL] += now_s() - t0, f[F_CPU_WORK] += cpu_s() - c0;
+            f[F_WORK_OVERALL] += t1 - t0, f[F_CPU_WORK] += c1 - c0;
             f[F_ALONE] += alone;
+            f[F_CPU_LIB] += k1 - k0 + k3 - k2 + compute_test_cpu() - tests0;
+            threads_delta(&th0, &th1, &f[F_CPU_LIB], &f[F_CPU_PROV]);
         }
     }
 }
@@ -346,12 +360,15 @@ static int build_methods(const options_t *o, method_t *ms, int max)
                     m->config.codec = o->codecs[z];
                     m->config.codec_rate = o->codec_rates[z];
                     if (o->codecs[z] == NBO_CODEC_ZFP)
-                        snprintf(m->name + len, sizeof m->name - (size_t)len, "/zfp%d",
+                        len += snprintf(m->name + len, sizeof m->name - (size_t)len, "/zfp%d",
                                  o->codec_rates[z]);
                     else
-                        snprintf(m->name + len, sizeof m->name - (size_t)len, "/%s",
-                                 nbo_codec_name(o->codecs[z]));
+                        len += snprintf(m->name + len, sizeof m->name - (size_t)len, "/%s",
+                                        nbo_codec_name(o->codecs[z]));
                 }
+                /* A run per OFI provider tells its rows apart by -L. */
+                if (len >= 0 && (size_t)len < sizeof m->name)
+                    snprintf(m->name + len, sizeof m->name - (size_t)len, "%s", suffix);
             }
         }
     }

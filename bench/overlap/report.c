@@ -14,9 +14,12 @@ void report_header(FILE *out, const char *method, const char *detail)
                  "(Overall - Compute) / Pure Comm.)\n");
     fprintf(out, "# Work ovl = 100 * (1 - (Overall(work) - Compute alone) / Pure Comm.); "
                  "CPU = process CPU time per operation\n");
-    fprintf(out, "%-10s%*s%*s%*s%*s%*s%*s%*s%*s%*s%*s\n", "# Size", W, "Overall(us)", W,
+    fprintf(out, "# Lib CPU = the library's progress thread + the caller inside start/test/wait; "
+                 "Prov CPU = every other thread but the caller (work phase)\n");
+    fprintf(out, "%-10s%*s%*s%*s%*s%*s%*s%*s%*s%*s%*s%*s%*s\n", "# Size", W, "Overall(us)", W,
             "Compute(us)", W, "Init(us)", W, "Test(us)", W, "Wait(us)", W, "Pure Comm.(us)", W,
-            "Overlap(%)", W, "Work ovl(%)", W, "CPU pure(us)", W, "CPU work(us)");
+            "Overlap(%)", W, "Work ovl(%)", W, "CPU pure(us)", W, "CPU work(us)", W,
+            "Lib CPU(us)", W, "Prov CPU(us)");
 }
 
 static void cell(FILE *out, double v, int shown)
@@ -41,6 +44,8 @@ void report_row(FILE *out, const result_t *r)
     cell(out, r->work_overlap, o);
     cell(out, r->cpu_pure, 1);
     cell(out, r->cpu_work, o);
+    cell(out, r->cpu_lib, o);
+    cell(out, r->cpu_prov, o);
     fprintf(out, "%s\n", r->errors ? "  DATA ERRORS" : "");
 }
 
@@ -49,7 +54,7 @@ void report_csv_header(FILE *csv)
     fprintf(csv, "method,engine,progress,window,concurrency,size,iterations,overall_us,"
                  "compute_us,init_us,test_us,wait_us,pure_us,overlap_pct,work_overall_us,"
                  "compute_alone_us,work_overlap_pct,cpu_pure_us,cpu_work_us,errors,alone_vs_idle,"
-                 "start_preempt\n");
+                 "start_preempt,lib_cpu_us,provider_cpu_us\n");
 }
 
 void report_csv_row(FILE *csv, const result_t *r)
@@ -71,7 +76,9 @@ void report_csv_row(FILE *csv, const result_t *r)
         fprintf(csv, "%.3f", r->alone_vs_idle);
     fprintf(csv, ",");
     if (r->has_overlap)
-        fprintf(csv, "%.2f", r->start_preempt);
+        fprintf(csv, "%.2f,%.3f,%.3f", r->start_preempt, r->cpu_lib, r->cpu_prov);
+    else
+        fprintf(csv, ",,");
     fprintf(csv, "\n");
 }
 

@@ -4,11 +4,18 @@
 # size, writes CSV + PNG.  Small by default (a few minutes on 2 cores).
 #
 #   scripts/emu-cluster/bench-overlap.sh [-b BUILD] [-o OUTDIR] [-r RATE] [-N HOSTS]
-#                                    [-k PER_HOST] [--no-async] [-- nbo_overlap options]
+#                                    [-k PER_HOST] [-e ENGINES] [-P MODES] [--ofi PROVIDERS]
+#                                    [--no-async] [-- nbo_overlap options]
 #
 #   -b BUILD   meson build dir (default: build; set up and compiled if missing)
 #   -o OUTDIR  where overlap.csv and overlap.png go (default: out)
 #   -r RATE    tbf link rate (default 200mbit; 1gbit is the second standard point)
+#   -e, -P     the nbo rows' engines and progress modes (nbo_overlap -e / -P:
+#              comma lists, e.g. -e ucx -P thread; default: all)
+#   --ofi PROVIDERS  a run of the ofi engine's rows per libfabric provider
+#              (comma list, e.g. 'sockets,tcp;ofi_rxm'), each with
+#              NBO_OFI_PROVIDER set and the provider in the rows' names
+#              (nbo:ofi/thread+sockets; ';' becomes '+')
 #   --no-async skip the second run of MPICH with MPIR_CVAR_ASYNC_PROGRESS=1
 #   default benchmark options: -S 64K,256K,1M,4M -i 8 -x 2 -b 10 -T 0.1
 #   (no 16 KiB: its exchange takes less time than one scheduler tick here)
@@ -28,6 +35,9 @@ rate=200mbit
 hosts=2
 per_host=1
 async=1
+engines=
+modes=
+ofi_providers=
 # shellcheck disable=SC2054 # the commas belong to -S
 bench_opts=(-S 64K,256K,1M,4M -i 8 -x 2 -b 10 -T 0.1)
 
@@ -38,9 +48,12 @@ while [ $# -gt 0 ]; do
     -r) rate=$2; shift 2 ;;
     -N) hosts=$2; shift 2 ;;
     -k) per_host=$2; shift 2 ;;
+    -e) engines=$2; shift 2 ;;
+    -P) modes=$2; shift 2 ;;
+    --ofi) ofi_providers=$2; shift 2 ;;
     --no-async) async=0; shift ;;
     --) shift; [ $# -eq 0 ] || bench_opts=("$@"); break ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench-overlap: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -79,7 +92,28 @@ trap 'exit 143' TERM
 
 "$CLUSTER" up -N "$hosts" -r "$rate"
 echo "# emulated cluster: $hosts hosts x $per_host rank(s), tbf $rate, TCP ${NBO_CLUSTER_CC:-cubic}, UCX_TLS=tcp,self"
-on_cluster -N "$hosts" -k "$per_host" -t 900 -d '^# nbo_overlap: done' -g 20 -- "$bin" "${bench_opts[@]}" -o "$csv"
+rowsel=()
+[ -z "$engines" ] || rowsel+=(-e "$engines")
+[ -z "$modes" ] || rowsel+=(-P "$modes")
+on_cluster -N "$hosts" -k "$per_host" -t 900 -d '^# nbo_overlap: done' -g 20 -- \
+    "$bin" "${bench_opts[@]}" "${rowsel[@]}" -o "$csv"
+
+# The ofi engine per provider: which one libfabric opens is a process-wide
+# choice (NBO_OFI_PROVIDER), so each gets a run of its own.
+IFS=, read -ra providers <<<"$ofi_providers"
+for prov in "${providers[@]}"; do
+    [ -n "$prov" ] || continue
+    echo
+    echo "# the ofi engine on libfabric's $prov provider (NBO_OFI_PROVIDER), a separate run"
+    export NBO_OFI_PROVIDER=$prov
+    on_cluster -N "$hosts" -k "$per_host" -t 900 -d '^# nbo_overlap: done' -g 20 -- \
+        "$bin" "${bench_opts[@]}" ${modes:+-P "$modes"} -M nbo -e ofi -L "${prov//;/+}" \
+        -o "$csv.ofi" ||
+        echo "bench-overlap: the $prov run ended with an error (rc $?); rows it wrote are kept" >&2
+    unset NBO_OFI_PROVIDER
+    [ ! -s "$csv.ofi" ] || tail -n +2 "$csv.ofi" >>"$csv"
+    rm -f "$csv.ofi"
+done
 
 if [ "$async" = 1 ]; then
     echo
@@ -104,6 +138,14 @@ if [ "$async" = 1 ]; then
     fi
     rm -f "$csv.async"
 fi
+
+# Every overlapping row side by side (columns: report_csv_header).
+echo
+echo "# summary: work-based overlap and CPU per operation (us) of the work phase"
+printf '%-30s %9s %10s %9s %9s %10s %10s %10s\n' "# method" size pure_us work_ovl osu_ovl \
+    cpu_work lib_cpu prov_cpu
+awk -F, 'NR > 1 && $14 != "" { printf "%-30s %9s %10.0f %8.1f%% %8.1f%% %10.0f %10.0f %10.0f\n",
+                                       $1, $6, $13, $17, $14, $19, $23, $24 }' "$csv"
 
 if command -v gnuplot >/dev/null 2>&1; then
     gnuplot -e "csv='$csv'; png='$png'; title='nbo_overlap: $hosts hosts x $per_host, tbf $rate, UCX_TLS=tcp'" \
