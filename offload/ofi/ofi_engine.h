@@ -70,8 +70,9 @@ typedef struct ofi_op {
 typedef struct ofi_settings {
     char provider[64]; /* fi_info's name: "tcp;ofi_rxm", "sockets", "cxi" */
     int  wait_fd;      /* 0: no FI_WAIT_FD (the thread polls) */
-    int  offload;      /* 0: never offload task lists; 1 (auto): where the
-                        * provider takes deferred work */
+    int  offload;      /* 0: never offload task lists; 1 (auto): all-to-alls
+                        * where the provider takes deferred work; 2 (all):
+                        * broadcasts and allgathers too */
     int  trig_counters; /* window counters of the offload (lists that
                          * forward received data: one per WAIT) */
     int  log;          /* NBO_LOG (the core's): say once when an

@@ -21,6 +21,8 @@
 #define OFI_TRIG_EAGAIN_MS 2000
 /* Tag bit of the message that ends a part (to the own rank). */
 #define OFI_DONE_BIT (OFI_CTL_BIT << 1)
+/* Tag bit of the message that makes an all-to-all's own-block copy. */
+#define OFI_COPY_BIT (OFI_CTL_BIT << 2)
 
 typedef struct fi_context2 ofi_tctx_t;
 
@@ -35,11 +37,13 @@ typedef struct ofi_run {
     int                started;
     int                withdrawn;     /* the provider may hold it until close */
     ofi_tctx_t        *ctx;           /* [n + nsend + 1]: tasks, ready receives, done */
-    int                nwork;         /* sends, done, deferred receives, chain adds */
+    int                nwork;         /* sends, done, deferred receives, chain adds,
+                                         an own-block copy */
     struct fi_deferred_work *work;    /* [nwork] */
     struct fi_op_tagged *op;          /* [nsend + 1 + deferred receives] */
     struct fi_op_cntr *cop;           /* [nwait]: the chain adds */
     struct iovec      *iov;           /* [n] */
+    struct iovec       copy_src;      /* the own-block copy's send */
     struct ofi_run    *next;
 } ofi_run_t;
 

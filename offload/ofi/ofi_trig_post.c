@@ -90,14 +90,32 @@ static ssize_t queue_add(nbo_engine_comm_t *ec, ofi_run_t *r, int j, int c,
 
 /* A part whose sends read only the send buffer: one counter for every
  * receive (ofi_trigger.c's header). */
+/* The part's one COPY of any length (an all-to-all's own block), which the
+ * provider makes as a message to the own rank; -1 if none or several (the
+ * host copies those: equal tags would leave their order to the provider). */
+static int provider_copy(const ofi_run_t *r)
+{
+    const nbo_task_t *T = r->x->tasks;
+    int found = -1;
+    for (int i = r->first; i < r->first + r->n; i++)
+        if (T[i].kind == NBO_TASK_COPY && T[i].len > 0) {
+            if (found >= 0)
+                return -1;
+            found = i;
+        }
+    return found;
+}
+
 static ssize_t run_start(nbo_engine_comm_t *ec, ofi_run_t *r)
 {
     ofi_trig_t *t = ec->trig;
     nbo_exec_t *x = r->x;
     const nbo_task_t *T = x->tasks;
-    const uint64_t S = (uint64_t)r->nsend, R = (uint64_t)r->nrecv;
-    r->rtarget = t->rbase + S + R;
-    r->starget = t->sbase + R + S + 1; /* and the done message */
+    const int copy = provider_copy(r);
+    /* The copy is one more receive and send of the part. */
+    const uint64_t S = (uint64_t)r->nsend, R = (uint64_t)r->nrecv, C = copy >= 0;
+    r->rtarget = t->rbase + S + R + C;
+    r->starget = t->sbase + R + S + C + 1; /* and the done message */
     r->started = 1;
     ofi_tctx_t *ready = r->ctx + r->n, *done = ready + r->nsend;
     const uint64_t ctl = OFI_CTL_BIT | ofi_tag(x->tag, ec->rank);
@@ -112,6 +130,9 @@ static ssize_t run_start(nbo_engine_comm_t *ec, ofi_run_t *r)
         else if (k->kind == NBO_TASK_SEND)
             e = post_msg(ec, 0, NULL, 0, FI_ADDR_UNSPEC, OFI_CTL_BIT | ofi_tag(x->tag, k->peer),
                          &ready[j++], 0);
+        else if (k->kind == NBO_TASK_COPY && i == copy)
+            e = post_msg(ec, 0, r->iov[i - r->first].iov_base, k->len, FI_ADDR_UNSPEC,
+                         ctl | OFI_COPY_BIT, &r->ctx[i - r->first], 0);
         else if (k->kind == NBO_TASK_COPY) {
             memcpy(r->iov[i - r->first].iov_base, (char *)x->buf[k->src_buf] + k->src_off, k->len);
             ofi_trig_count_copy();
@@ -139,6 +160,15 @@ static ssize_t run_start(nbo_engine_comm_t *ec, ofi_run_t *r)
         else if (k->kind == NBO_TASK_SEND)
             e = queue_send(ec, r, j++, &r->iov[i - r->first], k->peer, ofi_tag(x->tag, ec->rank),
                            t->rcntr, threshold);
+    }
+    /* The own block once every ready message is in: its receive may then
+     * fire the later windows early (the pace changes, not the data), never
+     * the first before a peer is ready. */
+    if (e == 0 && copy >= 0) {
+        r->copy_src = (struct iovec){(char *)x->buf[T[copy].src_buf] + T[copy].src_off,
+                                     T[copy].len};
+        e = queue_send(ec, r, r->nwork - 1, &r->copy_src, ec->rank, ctl | OFI_COPY_BIT,
+                       t->rcntr, t->rbase + S);
     }
     static struct iovec none = {NULL, 0};
     if (e == 0)

@@ -323,6 +323,10 @@ int ofi_engine_offload(nbo_engine_comm_t *ec, nbo_exec_t *x, int first, int *tak
     const int n = ofi_trig_part(x, first, &p), nsend = p.nsend, nrecv = p.nrecv;
     if (n == 0)
         return NBO_SUCCESS;
+    /* Lists that forward data only when asked: on sockets a small broadcast
+     * stalls now and then (docs/engine-ofi.md). */
+    if (p.forwards && ec->set.offload < 2)
+        return NBO_SUCCESS;
     if (t->broken) {
         say_fallback(ec, "an offloaded list failed on this communicator");
         return NBO_SUCCESS;
@@ -346,10 +350,10 @@ int ofi_engine_offload(nbo_engine_comm_t *ec, nbo_exec_t *x, int first, int *tak
     r->nrecv = nrecv;
     r->nwait = p.forwards ? p.nwait : 0;
     const int nrw = r->nwait ? nrecv : 0; /* receives posted as deferred work */
-    r->nwork = nsend + 1 + nrw + r->nwait;
+    r->nwork = nsend + 1 + nrw + r->nwait + 1; /* the last: an own-block copy */
     r->ctx = calloc((size_t)(n + nsend + 1), sizeof(*r->ctx));
     r->work = calloc((size_t)r->nwork, sizeof(*r->work));
-    r->op = calloc((size_t)(nsend + 1 + nrw), sizeof(*r->op));
+    r->op = calloc((size_t)(nsend + 2 + nrw), sizeof(*r->op));
     r->cop = calloc((size_t)r->nwait + 1, sizeof(*r->cop));
     r->iov = calloc((size_t)n, sizeof(*r->iov));
     if (!r->ctx || !r->work || !r->op || !r->cop || !r->iov) {
