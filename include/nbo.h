@@ -421,6 +421,56 @@ int nbo_ibcast(void *buffer, int count, MPI_Datatype datatype, int root,
 int nbo_bcast_init(void *buffer, int count, MPI_Datatype datatype, int root,
                    nbo_comm_t comm, nbo_request_t *req);
 
+/* Non-blocking neighbourhood collectives, arguments as
+ * MPI_Ineighbor_alltoall(v) and MPI_Ineighbor_allgather(v) (MPI-3 section
+ * 7.6, with MPI-4.1's pairing of repeated neighbours): the neighbours are
+ * those of the topology of the MPI communicator comm was created on.
+ * Cartesian (MPI_Cart_create): for each dimension the -1 then the +1
+ * neighbour, both ways, and block s sent lands in block s^1 of the
+ * receiver, also where both neighbours are one rank (a periodic dimension
+ * of 1 or 2 processes); a neighbour that is MPI_PROC_NULL (a non-periodic
+ * edge) moves nothing, its block is left as it is.  Distributed graph (MPI_Dist_graph_create(_adjacent)): block
+ * i goes to destination i and comes from source i, in the order
+ * MPI_Dist_graph_neighbors gives them; a neighbour listed twice gets its
+ * blocks in list order (the k-th edge to a rank matches the k-th from it).
+ * Graph (MPI_Graph_create): MPI_Graph_neighbors' list both ways.
+ * Allgather(v) sends the one send block to every destination.  Any
+ * committed datatype; MPI_IN_PLACE: NBO_ERR_BUFFER; a communicator without
+ * a topology: NBO_ERR_COMM (and a line on stderr).  Device (GPU) buffers:
+ * NBO_ERR_DEVICE. */
+int nbo_ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                           nbo_comm_t comm, nbo_request_t *req);
+int nbo_ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                            MPI_Datatype sendtype,
+                            void *recvbuf, const int recvcounts[], const int rdispls[],
+                            MPI_Datatype recvtype,
+                            nbo_comm_t comm, nbo_request_t *req);
+int nbo_ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                            nbo_comm_t comm, nbo_request_t *req);
+int nbo_ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, const int recvcounts[], const int displs[],
+                             MPI_Datatype recvtype, nbo_comm_t comm, nbo_request_t *req);
+
+/* Persistent neighbourhood collectives (MPI-4's MPI_Neighbor_*_init):
+ * the topology is read and the task list compiled once, inactive until
+ * nbo_start; arguments and errors as nbo_ineighbor_alltoall. */
+int nbo_neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                               nbo_comm_t comm, nbo_request_t *req);
+int nbo_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
+                                const int sdispls[], MPI_Datatype sendtype,
+                                void *recvbuf, const int recvcounts[], const int rdispls[],
+                                MPI_Datatype recvtype,
+                                nbo_comm_t comm, nbo_request_t *req);
+int nbo_neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                nbo_comm_t comm, nbo_request_t *req);
+int nbo_neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                 void *recvbuf, const int recvcounts[], const int displs[],
+                                 MPI_Datatype recvtype, nbo_comm_t comm, nbo_request_t *req);
+
 /* Start an inactive persistent request (NBO_ERR_ACTIVE if it is running). */
 int nbo_start(nbo_request_t *req);
 

@@ -202,18 +202,49 @@ static int compile_codec(const nbo_sched_args_t *a, sched_build_t *b)
     return NBO_SUCCESS;
 }
 
+/* A rank's own entries of the lists: the k-th block to itself is the
+ * k-th from itself, delivered by local tasks (soff: the scratch of the
+ * packed send blocks).  NBO_ERR_ARG when the counts or sizes differ. */
+static int self_copies(const nbo_sched_args_t *a, sched_build_t *b, const size_t *soff)
+{
+    int i = 0, j = 0;
+    for (;;) {
+        while (i < a->nsend && a->speers[i] != a->rank)
+            i++;
+        while (j < a->nrecv && a->rpeers[j] != a->rank)
+            j++;
+        if (i == a->nsend || j == a->nrecv)
+            return i == a->nsend && j == a->nrecv ? NBO_SUCCESS : NBO_ERR_ARG;
+        const size_t len = a->sbytes[i];
+        if (len != a->rbytes[j])
+            return NBO_ERR_ARG;
+        if (len && a->send_contig && a->recv_contig)
+            sched_build_copy(b, NBO_BUF_RECV, a->rdispl[j], NBO_BUF_SEND, a->sdispl[i], len);
+        else if (len && a->recv_contig)
+            sched_build_pack(b, i, NBO_BUF_RECV, a->rdispl[j], len);
+        else if (len && a->send_contig)
+            sched_build_unpack(b, j, NBO_BUF_SEND, a->sdispl[i], len);
+        else if (len) {
+            sched_build_pack(b, i, NBO_BUF_TMP, soff[i], len);
+            sched_build_unpack(b, j, NBO_BUF_TMP, soff[i], len);
+        }
+        i++, j++;
+    }
+}
+
 /* Explicit peer lists (a neighbourhood): every receive posted first, in
  * list order, then the sends W at a time, each window's WAIT on its sends
  * only: a rank's window then depends on no other rank's progress but its
  * having posted its receives, whatever the graph.  One WAIT covers every
- * receive at the end.  Block i of a non-contiguous side is list entry i.
- * Not in place (MPI has no in-place neighbourhood exchange) and not
+ * receive at the end.  The rank's own entries are copied while the first
+ * window's sends travel.  Block i of a non-contiguous side is list entry
+ * i.  Not in place (MPI has no in-place neighbourhood exchange) and not
  * compressed. */
 static int compile_lists(const nbo_sched_args_t *a, sched_build_t *b)
 {
     if (a->in_place || nbo_sched_codec_on(a))
         return NBO_ERR_ARG;
-    const int ns = a->nsend, nr = a->nrecv;
+    const int ns = a->nsend, nr = a->nrecv, me = a->rank;
     size_t *roff = calloc((size_t)nr + 1, sizeof(size_t));
     size_t *soff = calloc((size_t)ns + 1, sizeof(size_t));
     int *ridx = malloc(((size_t)nr + 1) * sizeof(int));      /* the receives, waited for last */
@@ -232,8 +263,10 @@ static int compile_lists(const nbo_sched_args_t *a, sched_build_t *b)
         tmp += a->rbytes[i];
     }
     b->s->tmp_bytes = tmp;
-    int n = 0;
+    int n = 0, rc = NBO_SUCCESS, own_left = 1;
     for (int i = 0; i < nr; i++) {
+        if (a->rpeers[i] == me)
+            continue;
         int t = a->recv_contig
                     ? sched_build_recv(b, a->rpeers[i], NBO_BUF_RECV, a->rdispl[i], a->rbytes[i])
                     : sched_build_recv(b, a->rpeers[i], NBO_BUF_TMP, roff[i], a->rbytes[i]);
@@ -243,6 +276,8 @@ static int compile_lists(const nbo_sched_args_t *a, sched_build_t *b)
     for (int first = 0; first < ns; first += a->window) {
         int last = first + a->window < ns ? first + a->window : ns, m = 0;
         for (int i = first; i < last; i++) {
+            if (a->speers[i] == me)
+                continue;
             int t;
             if (a->send_contig)
                 t = sched_build_send(b, a->speers[i], NBO_BUF_SEND, a->sdispl[i], a->sbytes[i]);
@@ -253,16 +288,23 @@ static int compile_lists(const nbo_sched_args_t *a, sched_build_t *b)
             if (t >= 0)
                 widx[m++] = t;
         }
+        if (own_left) {
+            rc = self_copies(a, b, soff);
+            own_left = 0;
+        }
         sched_build_wait(b, widx, m);
     }
+    if (own_left)
+        rc = self_copies(a, b, soff);
     sched_build_wait(b, ridx, n);
     for (int i = 0; i < nr && !a->recv_contig; i++)
-        sched_build_unpack(b, i, NBO_BUF_TMP, roff[i], a->rbytes[i]);
+        if (a->rpeers[i] != me)
+            sched_build_unpack(b, i, NBO_BUF_TMP, roff[i], a->rbytes[i]);
     free(widx);
     free(roff);
     free(soff);
     free(ridx);
-    return NBO_SUCCESS;
+    return rc;
 }
 
 int nbo_compile_pairwise(const nbo_sched_args_t *a, sched_build_t *b)

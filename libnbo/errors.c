@@ -20,7 +20,8 @@ const char *nbo_strerror(int err)
     case NBO_ERR_COUNT:        return "negative count or displacement";
     case NBO_ERR_OVERFLOW:     return "byte size or offset of the buffers overflows";
     case NBO_ERR_DATATYPE:     return "datatype is MPI_DATATYPE_NULL or not committed";
-    case NBO_ERR_COMM:         return "invalid communicator (NULL, freed, or an intercommunicator)";
+    case NBO_ERR_COMM:         return "invalid communicator (NULL, freed, or an intercommunicator), "
+                                      "or one without the topology a neighbourhood collective needs";
     case NBO_ERR_REQUEST_NULL: return "request is NBO_REQUEST_NULL";
     case NBO_ERR_REQUEST:      return "not a valid request handle";
     case NBO_ERR_ACTIVE:       return "request is active (start it only when inactive, free it only when complete)";

@@ -38,6 +38,7 @@ extern const nbo_sched_alg_t nbo_allgather_algs[];
 extern const nbo_sched_alg_t nbo_bcast_algs[];
 extern const nbo_sched_alg_t nbo_allreduce_algs[];
 extern const nbo_sched_alg_t nbo_reduce_scatter_block_algs[];
+extern const nbo_sched_alg_t nbo_neighbor_algs[];
 
 /* The compilers. */
 int nbo_compile_pairwise(const nbo_sched_args_t *a, sched_build_t *b);

@@ -28,6 +28,10 @@ typedef enum nbo_coll {
     NBO_COLL_BCAST,
     NBO_COLL_ALLREDUCE,
     NBO_COLL_REDUCE_SCATTER_BLOCK,
+    NBO_COLL_NEIGHBOR_ALLTOALL,
+    NBO_COLL_NEIGHBOR_ALLTOALLV,
+    NBO_COLL_NEIGHBOR_ALLGATHER,
+    NBO_COLL_NEIGHBOR_ALLGATHERV,
     NBO_COLL_COUNT
 } nbo_coll_t;
 
@@ -111,6 +115,13 @@ typedef struct nbo_task {
  *                rbytes[rank] = block, rdispl[rank] = 0 (others 0): the result
  *                block in RECV at 0.  elem, commutative as for ALLREDUCE.
  *                Contiguous only.  small_max unused.
+ *   NEIGHBOR_*   the topology's neighbours as explicit lists (a rank may
+ *                repeat, MPI_PROC_NULL left out): speers/sbytes/sdispl in
+ *                the order the blocks go out, rpeers/rbytes/rdispl in the
+ *                order receives are posted; block index = list position.
+ *                A rank's own entries (a self loop, a periodic dimension
+ *                of size 1) are copied locally, the k-th to itself into
+ *                the k-th from itself.  Never in place.  small_max unused.
  *
  * Compression (ALLTOALL(V) only, both sides contiguous): codec (nbo_codec_t),
  * codec_rate, codec_elem (codec.h's nbo_celem_t of both sides); it applies

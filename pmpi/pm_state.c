@@ -45,8 +45,8 @@ static const struct {
     {"allgather", PM_ALLGATHER},
     {"allgatherv", PM_ALLGATHERV},
     {"bcast", PM_BCAST},
-    {"all", PM_ALLTOALL | PM_ALLREDUCE | PM_REDUCE_SCATTER_BLOCK | PM_ALLGATHER | PM_ALLGATHERV |
-                PM_BCAST},
+    {"neighbor", PM_NEIGHBOR},
+    {"all", PM_ALL_COLLS},
     {"none", 0},
 };
 #define N_COLL_NAMES (sizeof(coll_names) / sizeof(coll_names[0]))
@@ -85,7 +85,7 @@ static unsigned colls_parse(const char *list)
         if (!found)
             fprintf(stderr, "libnbo-mpi: NBO_PMPI_COLLS: unknown collective '%s' ignored "
                             "(alltoall, allreduce, reduce_scatter_block, allgather, "
-                            "allgatherv, bcast, all, none)\n", t);
+                            "allgatherv, bcast, neighbor, all, none)\n", t);
     }
     return bits;
 }
@@ -150,7 +150,7 @@ static void min_parse(const char *list, long long min[PM_NCOLLS])
         if (!min_entry(t, min))
             fprintf(stderr, "libnbo-mpi: NBO_PMPI_MIN_SIZE: bad entry '%s' ignored "
                             "(NAME=BYTES, K/M/G suffixes; NAME: alltoall, allreduce, "
-                            "reduce_scatter_block, allgather, allgatherv, bcast, all)\n", t);
+                            "reduce_scatter_block, allgather, allgatherv, bcast, neighbor, all)\n", t);
     free(buf);
 }
 
@@ -221,6 +221,8 @@ static void log_colls(void)
         if (pm_cfg.colls & bit)
             snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s%s",
                      *line ? "," : "", name);
+        if (bit == PM_NEIGHBOR)
+            continue; /* no size rule (pm_neighbor.c) */
         snprintf(sizes + strlen(sizes), sizeof(sizes) - strlen(sizes), "%s%s=%s",
                  *sizes ? "," : "", name,
                  pm_size_str(pm_cfg.min_size[pm_coll_index(bit)], num, sizeof(num)));

@@ -102,6 +102,8 @@ SUMMARY = {
     "nbo_allreduce_init": "create a persistent allreduce or reduce-scatter-block request",
     "nbo_iallgather": "start a non-blocking allgather(v)",
     "nbo_allgather_init": "create a persistent allgather(v) request",
+    "nbo_ineighbor_alltoall": "start a non-blocking neighbourhood all-to-all(v) or allgather(v)",
+    "nbo_neighbor_alltoall_init": "create a persistent neighbourhood all-to-all(v) or allgather(v) request",
     "nbo_ibcast": "start a non-blocking broadcast",
     "nbo_bcast_init": "create a persistent broadcast request",
     "nbo_start": "start a persistent request",
@@ -205,6 +207,25 @@ GATHER_ERRORS = [
     ("NBO_ERR_MPI", "an MPI call failed (MPI_Pack_size on the datatypes, NBO_CHECK's collective)."),
     ("NBO_ERR_NOMEM", None),
 ]
+NEIGHBOR_ERRORS = [
+    ("NBO_ERR_ARG", "req is NULL, or a count or displacement array of a v form is NULL."),
+    ("NBO_ERR_COMM", "comm is NBO_COMM_NULL or not a live nbo communicator, or the MPI "
+                     "communicator it was created on has no Cartesian or graph topology "
+                     "(said on stderr)."),
+    ("NBO_ERR_BUFFER", "a NULL buffer with a nonzero count, or sendbuf or recvbuf MPI_IN_PLACE."),
+    ("NBO_ERR_COUNT", None),
+    ("NBO_ERR_DATATYPE", None),
+    ("NBO_ERR_OVERFLOW", None),
+    ("NBO_ERR_MISMATCH", "a block a rank sends itself (a self loop, a periodic dimension of one "
+                         "process) differs in size from the block it receives from itself; with "
+                         "NBO_CHECK=1, the ranks' counts disagree (the rank is named on stderr)."),
+    ("NBO_ERR_OVERLAP", "the send and receive buffers overlap."),
+    ("NBO_ERR_DEVICE", "a buffer is CUDA device memory: not supported for this collective yet."),
+    ("NBO_ERR_ENGINE", "the engine could not prepare the buffers (memory registration)."),
+    ("NBO_ERR_MPI", "an MPI call failed (the topology queries, MPI_Pack_size on the datatypes, "
+                    "NBO_CHECK's collective)."),
+    ("NBO_ERR_NOMEM", None),
+]
 BCAST_ERRORS = [
     ("NBO_ERR_ARG", "req is NULL."),
     ("NBO_ERR_COMM", "comm is NBO_COMM_NULL or not a live nbo communicator."),
@@ -294,6 +315,8 @@ ERRORS = {
     "nbo_allreduce_init": REDUCE_ERRORS + TRANSFER_LATER,
     "nbo_iallgather": GATHER_ERRORS + TRANSFER_LATER,
     "nbo_allgather_init": GATHER_ERRORS + TRANSFER_LATER,
+    "nbo_ineighbor_alltoall": NEIGHBOR_ERRORS + TRANSFER_LATER,
+    "nbo_neighbor_alltoall_init": NEIGHBOR_ERRORS + TRANSFER_LATER,
     "nbo_ibcast": BCAST_ERRORS + TRANSFER_LATER,
     "nbo_bcast_init": BCAST_ERRORS + TRANSFER_LATER,
     "nbo_start": [
@@ -676,6 +699,40 @@ int train(nbo_comm_t comm, float *grad, int n, int steps)
     if (req != NBO_REQUEST_NULL)
         nbo_request_free(&req);
     return rc;
+}
+''',
+    "nbo_ineighbor_alltoall": r'''
+#include <nbo.h>
+
+/* On a communicator created on a Cartesian MPI communicator of nd
+ * dimensions: n doubles to each of the 2 * nd neighbours (-1 then +1 per
+ * dimension) from out, and n from each into in, in the same order. */
+int swap_faces(nbo_comm_t cart, const double *out, double *in, int n)
+{
+    nbo_request_t req;
+    int rc = nbo_ineighbor_alltoall(out, n, MPI_DOUBLE, in, n, MPI_DOUBLE, cart, &req);
+    return rc == NBO_SUCCESS ? nbo_wait(&req) : rc;
+}
+''',
+    "nbo_neighbor_alltoall_init": r'''
+#include <nbo.h>
+
+/* A halo exchange compiled once and started every step (counts and
+ * displacements per neighbour, as MPI_Neighbor_alltoallv takes them). */
+int halo_steps(nbo_comm_t cart, const double *out, const int *sc, const int *sd, double *in,
+               const int *rc, const int *rd, int steps)
+{
+    nbo_request_t req;
+    int err = nbo_neighbor_alltoallv_init(out, sc, sd, MPI_DOUBLE, in, rc, rd, MPI_DOUBLE, cart,
+                                          &req);
+    for (int s = 0; err == NBO_SUCCESS && s < steps; s++) {
+        err = nbo_start(&req);
+        if (err == NBO_SUCCESS)
+            err = nbo_wait(&req);
+    }
+    if (req != NBO_REQUEST_NULL)
+        nbo_request_free(&req);
+    return err;
 }
 ''',
     "nbo_iallgather": r'''

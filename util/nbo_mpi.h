@@ -47,7 +47,14 @@
 #define MPI_Comm_test_inter         PMPI_Comm_test_inter
 #define MPI_Cart_coords             PMPI_Cart_coords
 #define MPI_Cart_create             PMPI_Cart_create
+#define MPI_Cart_shift              PMPI_Cart_shift
 #define MPI_Cart_sub                PMPI_Cart_sub
+#define MPI_Cartdim_get             PMPI_Cartdim_get
+#define MPI_Dist_graph_neighbors    PMPI_Dist_graph_neighbors
+#define MPI_Dist_graph_neighbors_count PMPI_Dist_graph_neighbors_count
+#define MPI_Graph_neighbors         PMPI_Graph_neighbors
+#define MPI_Graph_neighbors_count   PMPI_Graph_neighbors_count
+#define MPI_Topo_test               PMPI_Topo_test
 #define MPI_Dims_create             PMPI_Dims_create
 
 /* Datatypes, ops, packing; the _c (MPI 4.0) and _x (MPI 3.1) forms are

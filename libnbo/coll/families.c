@@ -14,6 +14,10 @@ static const nbo_coll_desc_t *const families[NBO_COLL_COUNT] = {
     [NBO_COLL_BCAST]                = &nbo_bcast_desc,
     [NBO_COLL_ALLREDUCE]            = &nbo_allreduce_desc,
     [NBO_COLL_REDUCE_SCATTER_BLOCK] = &nbo_reduce_scatter_block_desc,
+    [NBO_COLL_NEIGHBOR_ALLTOALL]    = &nbo_neighbor_alltoall_desc,
+    [NBO_COLL_NEIGHBOR_ALLTOALLV]   = &nbo_neighbor_alltoallv_desc,
+    [NBO_COLL_NEIGHBOR_ALLGATHER]   = &nbo_neighbor_allgather_desc,
+    [NBO_COLL_NEIGHBOR_ALLGATHERV]  = &nbo_neighbor_allgatherv_desc,
 };
 
 const nbo_coll_desc_t *nbo_coll_desc(nbo_coll_t coll)

@@ -55,6 +55,8 @@ extern const nbo_coll_desc_t nbo_alltoall_desc, nbo_alltoallv_desc;
 extern const nbo_coll_desc_t nbo_allgather_desc, nbo_allgatherv_desc;
 extern const nbo_coll_desc_t nbo_bcast_desc;
 extern const nbo_coll_desc_t nbo_allreduce_desc, nbo_reduce_scatter_block_desc;
+extern const nbo_coll_desc_t nbo_neighbor_alltoall_desc, nbo_neighbor_alltoallv_desc;
+extern const nbo_coll_desc_t nbo_neighbor_allgather_desc, nbo_neighbor_allgatherv_desc;
 
 /* Helpers the families share (families.c). */
 /* The send data is in the receive buffer. */

@@ -6,8 +6,9 @@
  * and freed communicators, starting an active persistent request, NULL
  * requests, freeing an active request; plus bad configurations and
  * mismatched own blocks, aliased buffers, and (NBO_CHECK) counts or
- * windows that disagree across ranks.  A failed call leaves *req = NBO_REQUEST_NULL,
- * and afterwards a valid call still works and nbo_comm_free succeeds
+ * windows that disagree across ranks; the neighbourhood collectives on a
+ * communicator without a topology and with bad arguments.  A failed call
+ * leaves *req = NBO_REQUEST_NULL, and afterwards a valid call still works and nbo_comm_free succeeds
  * (no request left live or half-posted).
  */
 #include <limits.h>
@@ -266,6 +267,58 @@ static void still_works(nbo_comm_t comm, unsigned seed)
     free(ref);
 }
 
+/* The neighbourhood collectives: a communicator without a topology, and
+ * each bad argument on a periodic ring; then a valid call still works
+ * (block 1 goes right and lands in the right neighbour's block 0). */
+static void neighbourhoods(nbo_comm_t flat)
+{
+    nbo_request_t req;
+    int sb[2], rb[2], cnt[2] = {1, 1}, neg[2] = {1, -1}, dsp[2] = {0, 1}, negd[2] = {0, -1};
+    BAD(NBO_ERR_COMM, nbo_ineighbor_alltoall(sb, 1, MPI_INT, rb, 1, MPI_INT, flat, &req));
+    BAD(NBO_ERR_COMM, nbo_ineighbor_allgatherv(sb, 1, MPI_INT, rb, cnt, dsp, MPI_INT, flat, &req));
+    BAD(NBO_ERR_COMM, nbo_neighbor_alltoallv_init(sb, cnt, dsp, MPI_INT, rb, cnt, dsp, MPI_INT,
+                                                  flat, &req));
+    BAD(NBO_ERR_COMM, nbo_ineighbor_alltoall(sb, 1, MPI_INT, rb, 1, MPI_INT, NBO_COMM_NULL, &req));
+
+    const int dims[1] = {mt_size}, periods[1] = {1};
+    MPI_Comm ring;
+    MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring);
+    nbo_comm_t c;
+    MT_OK(nbo_comm_create(ring, NULL, &c));
+    if (mt_failures()) {
+        MPI_Comm_free(&ring);
+        return;
+    }
+    BAD(NBO_ERR_COUNT, nbo_ineighbor_alltoall(sb, -1, MPI_INT, rb, 1, MPI_INT, c, &req));
+    BAD(NBO_ERR_COUNT, nbo_neighbor_allgather_init(sb, 1, MPI_INT, rb, -1, MPI_INT, c, &req));
+    BAD(NBO_ERR_COUNT, nbo_ineighbor_alltoallv(sb, neg, dsp, MPI_INT, rb, cnt, dsp, MPI_INT, c,
+                                               &req));
+    BAD(NBO_ERR_COUNT, nbo_ineighbor_allgatherv(sb, 1, MPI_INT, rb, cnt, negd, MPI_INT, c, &req));
+    BAD(NBO_ERR_ARG, nbo_ineighbor_alltoallv(sb, NULL, dsp, MPI_INT, rb, cnt, dsp, MPI_INT, c,
+                                             &req));
+    BAD(NBO_ERR_ARG, nbo_neighbor_allgatherv_init(sb, 1, MPI_INT, rb, cnt, NULL, MPI_INT, c,
+                                                  &req));
+    MT_EXPECT(NBO_ERR_ARG, nbo_ineighbor_alltoall(sb, 1, MPI_INT, rb, 1, MPI_INT, c, NULL));
+    BAD(NBO_ERR_BUFFER, nbo_ineighbor_alltoall(MPI_IN_PLACE, 1, MPI_INT, rb, 1, MPI_INT, c, &req));
+    BAD(NBO_ERR_BUFFER, nbo_ineighbor_allgather(NULL, 1, MPI_INT, rb, 1, MPI_INT, c, &req));
+    BAD(NBO_ERR_DATATYPE, nbo_ineighbor_alltoall(sb, 1, MPI_DATATYPE_NULL, rb, 1, MPI_INT, c,
+                                                 &req));
+    BAD(NBO_ERR_OVERLAP, nbo_ineighbor_alltoall(rb, 1, MPI_INT, rb, 1, MPI_INT, c, &req));
+
+    const int left = (mt_rank + mt_size - 1) % mt_size, right = (mt_rank + 1) % mt_size;
+    sb[0] = 2 * mt_rank;
+    sb[1] = 2 * mt_rank + 1;
+    rb[0] = rb[1] = -1;
+    MT_OK(nbo_ineighbor_alltoall(sb, 1, MPI_INT, rb, 1, MPI_INT, c, &req));
+    if (req != NBO_REQUEST_NULL)
+        MT_OK(nbo_wait(&req));
+    if (rb[0] != 2 * left + 1 || rb[1] != 2 * right)
+        mt_fail("neighbour alltoall on a ring after the bad calls: %d %d, expected %d %d", rb[0],
+                rb[1], 2 * left + 1, 2 * right);
+    MT_EXPECT(NBO_SUCCESS, nbo_comm_free(&c));
+    MPI_Comm_free(&ring);
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv, "test_badinput");
@@ -291,6 +344,7 @@ int main(int argc, char **argv)
         still_works(comm, 2);
         requests(comm);
         still_works(comm, 3);
+        neighbourhoods(comm);
         /* Nothing left live: the communicator frees. */
         MT_EXPECT(NBO_SUCCESS, nbo_comm_free(&comm));
     }

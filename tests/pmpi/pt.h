@@ -21,6 +21,10 @@
 #define MPI_Allgather_init            MPIX_Allgather_init
 #define MPI_Allgatherv_init           MPIX_Allgatherv_init
 #define MPI_Bcast_init                MPIX_Bcast_init
+#define MPI_Neighbor_alltoall_init    MPIX_Neighbor_alltoall_init
+#define MPI_Neighbor_alltoallv_init   MPIX_Neighbor_alltoallv_init
+#define MPI_Neighbor_allgather_init   MPIX_Neighbor_allgather_init
+#define MPI_Neighbor_allgatherv_init  MPIX_Neighbor_allgatherv_init
 #endif
 
 extern int pt_rank, pt_size;

@@ -182,7 +182,9 @@ nbo_sched_args_t coll_case_args(const coll_case_t *c, int r)
 const char *coll_case_name(const coll_case_t *c, int r, char *buf, size_t len)
 {
     static const char *names[] = {"alltoallv", "alltoall", "allgather", "allgatherv", "bcast",
-                                  "allreduce", "reduce_scatter_block"};
+                                  "allreduce", "reduce_scatter_block", "neighbor_alltoall",
+                                  "neighbor_alltoallv", "neighbor_allgather",
+                                  "neighbor_allgatherv"};
     snprintf(buf, len, "%s P=%d r=%d alg=%s W=%d bytes=%zu root=%d commutative=%d "
              "send_contig=%d recv_contig=%d in_place=%d small_max=%zu",
              (unsigned)c->coll < NBO_COLL_COUNT ? names[c->coll] : "?", c->P, r,

@@ -438,6 +438,76 @@ static void neighbourhood_ring(void **state)
         }
 }
 
+/* The same ring with a rank's own entries among the lists (a self loop
+ * twice, as a periodic dimension of one process gives): they never reach
+ * the network, and the k-th block to itself must land in its k-th block
+ * from itself, packed, unpacked or copied. */
+enum { SELF_N = 5 };
+static void neighbourhood_self(void **state)
+{
+    (void)state;
+    static const char *names[] = {"packed", "contiguous"};
+    /* Peers relative to the rank (-1 left, +1 right, 0 itself) and which
+     * of the blocks between the pair each entry is. */
+    static const int sp[SELF_N] = {-1, 0, 1, 1, 0}, sk[SELF_N] = {0, 0, 0, 1, 1};
+    static const int rp[SELF_N] = {0, 1, -1, 0, -1}, rkk[SELF_N] = {0, 0, 0, 1, 1};
+    for (int contig = 0; contig < 2; contig++)
+        for (int w = 1; w <= 3; w++) {
+            sim_rank_t *rk = calloc(RING_P, sizeof(*rk)); /* sched_sim_free frees it */
+            assert_non_null(rk);
+            int speers[RING_P][SELF_N], rpeers[RING_P][SELF_N];
+            size_t sb[RING_P][SELF_N], sd[RING_P][SELF_N], rb[RING_P][SELF_N], rd[RING_P][SELF_N];
+            for (int r = 0; r < RING_P; r++) {
+                size_t soff = 1, roff = 3;
+                for (int i = 0; i < SELF_N; i++) {
+                    speers[r][i] = (r + RING_P + sp[i]) % RING_P;
+                    sb[r][i] = ring_len(r, speers[r][i], sk[i]);
+                    sd[r][i] = soff;
+                    soff += sb[r][i] + 1;
+                    rpeers[r][i] = (r + RING_P + rp[i]) % RING_P;
+                    rb[r][i] = ring_len(rpeers[r][i], r, rkk[i]);
+                    rd[r][i] = roff;
+                    roff += rb[r][i] + 2;
+                }
+                rk[r].a = (nbo_sched_args_t){
+                    .size = RING_P, .rank = r, .nsend = SELF_N, .nrecv = SELF_N,
+                    .speers = speers[r], .rpeers = rpeers[r], .sbytes = sb[r], .sdispl = sd[r],
+                    .rbytes = rb[r], .rdispl = rd[r], .send_contig = contig,
+                    .recv_contig = contig, .coll = NBO_COLL_NEIGHBOR_ALLTOALLV,
+                    .algs = nbo_neighbor_algs, .elem = 1, .commutative = 1, .window = w};
+                rk[r].len[NBO_BUF_SEND] = soff;
+                rk[r].len[NBO_BUF_RECV] = roff;
+                rk[r].buf[NBO_BUF_SEND] = calloc(soff, 1);
+                rk[r].buf[NBO_BUF_RECV] = calloc(roff, 1);
+                assert_non_null(rk[r].buf[NBO_BUF_SEND]);
+                assert_non_null(rk[r].buf[NBO_BUF_RECV]);
+                for (int i = 0; i < SELF_N; i++)
+                    for (size_t j = 0; j < sb[r][i]; j++)
+                        rk[r].buf[NBO_BUF_SEND][sd[r][i] + j] = ring_byte(r, speers[r][i], sk[i], j);
+            }
+            sim_call_t call = {.P = RING_P, .name = ring_name, .ctx = names[contig]};
+            const char *err = sched_sim_run(&call, rk);
+            if (err)
+                fail_msg("window %d: %s", w, err);
+            for (int r = 0; r < RING_P; r++) {
+                for (int t = 0; t < rk[r].s.ntasks; t++) {
+                    const nbo_task_t *task = &rk[r].s.tasks[t];
+                    if ((task->kind == NBO_TASK_SEND || task->kind == NBO_TASK_RECV) &&
+                        task->peer == r)
+                        fail_msg("%s, window %d: rank %d task %d goes to itself", names[contig],
+                                 w, r, t);
+                }
+                for (int i = 0; i < SELF_N; i++)
+                    for (size_t j = 0; j < rb[r][i]; j++)
+                        if (rk[r].buf[NBO_BUF_RECV][rd[r][i] + j] !=
+                            ring_byte(rpeers[r][i], r, rkk[i], j))
+                            fail_msg("%s, window %d: rank %d block %d byte %zu", names[contig], w,
+                                     r, i, j);
+            }
+            sched_sim_free(rk, RING_P);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -453,6 +523,7 @@ int main(void)
         cmocka_unit_test(reduce_scatter_block_all),
         cmocka_unit_test(coll_bad_args),
         cmocka_unit_test(neighbourhood_ring),
+        cmocka_unit_test(neighbourhood_self),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
