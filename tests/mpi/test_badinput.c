@@ -273,7 +273,8 @@ static void still_works(nbo_comm_t comm, unsigned seed)
 static void neighbourhoods(nbo_comm_t flat)
 {
     nbo_request_t req;
-    int sb[2] = {0, 0}, rb[2] = {0, 0}, cnt[2] = {1, 1}, neg[2] = {1, -1}, dsp[2] = {0, 1}, negd[2] = {0, -1};
+    int sb[2] = {0, 0}, rb[2] = {0, 0}, cnt[2] = {1, 1}, neg[2] = {1, -1};
+    int dsp[2] = {0, 1}, negd[2] = {0, -1};
     BAD(NBO_ERR_COMM, nbo_ineighbor_alltoall(sb, 1, MPI_INT, rb, 1, MPI_INT, flat, &req));
     BAD(NBO_ERR_COMM, nbo_ineighbor_allgatherv(sb, 1, MPI_INT, rb, cnt, dsp, MPI_INT, flat, &req));
     BAD(NBO_ERR_COMM, nbo_neighbor_alltoallv_init(sb, cnt, dsp, MPI_INT, rb, cnt, dsp, MPI_INT,

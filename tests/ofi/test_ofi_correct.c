@@ -234,8 +234,9 @@ static void persistent(nbo_comm_t comm)
 {
     enum { N = 4096, STARTS = 100 };
     size_t bytes = N * (size_t)size;
-    unsigned char *s = malloc(bytes), *r = malloc(bytes), *ref = malloc(bytes);
-    long *as = malloc(sizeof(long) * 64), *ar = malloc(sizeof(long) * 64),
+    /* Zeroed: the init calls take the buffers before the first fill. */
+    unsigned char *s = calloc(1, bytes), *r = malloc(bytes), *ref = malloc(bytes);
+    long *as = calloc(64, sizeof(long)), *ar = malloc(sizeof(long) * 64),
          *aref = malloc(sizeof(long) * 64);
     nbo_request_t a2a, ared;
     if (nbo_alltoall_init(s, N, MPI_BYTE, r, N, MPI_BYTE, comm, &a2a) != NBO_SUCCESS ||
