@@ -90,6 +90,26 @@ static ssize_t queue_add(nbo_engine_comm_t *ec, ofi_run_t *r, int j, int c,
 
 /* A part whose sends read only the send buffer: one counter for every
  * receive (ofi_trigger.c's header). */
+/* A COPY task the host makes at the part's start. */
+static void host_copy(const nbo_exec_t *x, const nbo_task_t *k, const struct iovec *to)
+{
+    memcpy(to->iov_base, (char *)x->buf[k->src_buf] + k->src_off, k->len);
+    ofi_trig_count_copy();
+}
+
+/* Both part kinds: the receive of the part's done message, then a ready
+ * message to the peer of every receive (they are posted). */
+static ssize_t post_done_and_ready(nbo_engine_comm_t *ec, ofi_run_t *r, uint64_t ctl,
+                                   ofi_tctx_t *done)
+{
+    const nbo_task_t *T = r->x->tasks;
+    ssize_t e = post_msg(ec, 0, NULL, 0, FI_ADDR_UNSPEC, ctl | OFI_DONE_BIT, done, FI_COMPLETION);
+    for (int i = r->first; e == 0 && i < r->first + r->n; i++)
+        if (T[i].kind == NBO_TASK_RECV)
+            e = post_msg(ec, 1, NULL, 0, ec->trig->addrs[T[i].peer], ctl, NULL, 0);
+    return e;
+}
+
 /* The part's one COPY of any length (an all-to-all's own block), which the
  * provider makes as a message to the own rank; -1 if none or several (the
  * host copies those: equal tags would leave their order to the provider). */
@@ -133,16 +153,11 @@ static ssize_t run_start(nbo_engine_comm_t *ec, ofi_run_t *r)
         else if (k->kind == NBO_TASK_COPY && i == copy)
             e = post_msg(ec, 0, r->iov[i - r->first].iov_base, k->len, FI_ADDR_UNSPEC,
                          ctl | OFI_COPY_BIT, &r->ctx[i - r->first], 0);
-        else if (k->kind == NBO_TASK_COPY) {
-            memcpy(r->iov[i - r->first].iov_base, (char *)x->buf[k->src_buf] + k->src_off, k->len);
-            ofi_trig_count_copy();
-        }
+        else if (k->kind == NBO_TASK_COPY)
+            host_copy(x, k, &r->iov[i - r->first]);
     }
     if (e == 0)
-        e = post_msg(ec, 0, NULL, 0, FI_ADDR_UNSPEC, ctl | OFI_DONE_BIT, done, FI_COMPLETION);
-    for (int i = r->first; e == 0 && i < r->first + r->n; i++)
-        if (T[i].kind == NBO_TASK_RECV)
-            e = post_msg(ec, 1, NULL, 0, t->addrs[T[i].peer], ctl, NULL, 0);
+        e = post_done_and_ready(ec, r, ctl, done);
     /* Window k: once the ready messages and the receives of the WAITs
      * before it are in (a WAIT's receives: counted on its slot of iov). */
     for (int i = r->first; i < r->first + r->n; i++)
@@ -197,16 +212,11 @@ static ssize_t fwd_post(nbo_engine_comm_t *ec, ofi_run_t *r, const int *ord)
         else if (k->kind == NBO_TASK_SEND)
             e = post_msg(ec, 0, NULL, 0, FI_ADDR_UNSPEC, OFI_CTL_BIT | ofi_tag(x->tag, k->peer),
                          &ready[j++], 0);
-        else if (k->kind == NBO_TASK_COPY) {
-            memcpy(r->iov[i - r->first].iov_base, (char *)x->buf[k->src_buf] + k->src_off, k->len);
-            ofi_trig_count_copy();
-        }
+        else if (k->kind == NBO_TASK_COPY)
+            host_copy(x, k, &r->iov[i - r->first]);
     }
     if (e == 0)
-        e = post_msg(ec, 0, NULL, 0, FI_ADDR_UNSPEC, ctl | OFI_DONE_BIT, done, FI_COMPLETION);
-    for (int i = r->first; e == 0 && i < r->first + r->n; i++)
-        if (T[i].kind == NBO_TASK_RECV)
-            e = post_msg(ec, 1, NULL, 0, t->addrs[T[i].peer], ctl, NULL, 0);
+        e = post_done_and_ready(ec, r, ctl, done);
     return e;
 }
 
