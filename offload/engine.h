@@ -47,6 +47,11 @@ typedef struct nbo_exec {
                                        implements (ranks' lists differ, this
                                        does not) */
     void             *engine_data;  /* engine's per-plan state (registrations) */
+    /* Reductions on the user's buffers (not staged): the REDUCE tasks' op
+     * and type, so an engine may run them itself (red_set 0: neither). */
+    int               red_set;
+    MPI_Datatype      red_type;
+    MPI_Op            red_op;
 } nbo_exec_t;
 
 /* What the core offers an engine, handed to probe and open; the engine
