@@ -29,11 +29,13 @@
 
 typedef struct fi_context2 ofi_tctx_t;
 
-/* A reduction's atomics: type, op, and elements per block and per atomic
- * (at most the provider's count), atomics per peer. */
+/* A reduction's atomics: type, op, element size, elements per block
+ * (reduce-scatter) or in all (allreduce), per atomic (at most the
+ * provider's count). */
 typedef struct ofi_atomic_plan {
     int    dt, op;
-    size_t elem, count, per, nch;
+    int    all;   /* an allreduce: P blocks of the vector, then each sent */
+    size_t elem, count, per;
 } ofi_atomic_plan_t;
 
 typedef struct ofi_run {

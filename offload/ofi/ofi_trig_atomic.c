@@ -1,28 +1,32 @@
 /*
- * ofi_trig_atomic.c - a reduce-scatter-block run by the provider with
- * triggered atomics: MPI_SUM, MPI_MIN or MPI_MAX of a predefined integer,
- * float or double type, not in place, where every rank's provider has the
- * atomic.  A part, with the counters' values at its start as base:
+ * ofi_trig_atomic.c - reduce-scatter-block and allreduce run by the
+ * provider with triggered atomics: MPI_SUM, MPI_MIN or MPI_MAX of a
+ * predefined integer, float or double type, not in place, where every
+ * rank's provider has the atomic.  Rank j owns block j: the whole
+ * receive buffer of a reduce-scatter, elements [j n / P, (j + 1) n / P)
+ * of an allreduce's n.  A part, with the counters' values at its start as
+ * base:
  *
  *   1. the receive buffer registered for remote writes under a key every
  *      rank computes (the call's tag), at offset 0 (no address exchange),
  *      and the own block of the send buffer copied into it by the host;
- *   2. a zero-byte receive per peer for its ready message, then a ready
+ *   2. a zero-byte receive per peer for its ready message and one for its
+ *      block (an allreduce's; a reduce-scatter's is empty), then a ready
  *      message to every peer: "my receive buffer holds my own block";
  *   3. the peer's block of the send buffer, as atomics of at most the
  *      provider's count each, queued as deferred work fired once every
  *      ready message is in;
- *   4. once the remote-write counter says every peer's atomics into this
- *      rank's block are in, a deferred zero-byte "applied" message to
- *      every peer;
+ *   4. once the remote-write counter says every peer's atomics into the
+ *      own block are in, the block (reduced: its final value) sent to
+ *      every peer, which also says "your atomics into me are in";
  *   5. a deferred zero-byte send to the own rank (the part's only CQ
- *      entry), fired once every peer's ready and applied messages are in:
- *      this rank's block is reduced and its atomics are in the peers'.
+ *      entry), fired once every peer's ready message and block are in:
+ *      the result is complete and this rank's atomics are in the peers'.
  *
  * Every trigger counts receives or remote writes, none a send's
- * completion (docs/engine-ofi.md: on sockets that deadlocked).  An
- * applied message cannot come before every ready message is in: the peer
- * sends it only once this rank's atomics, fired by those, are in.
+ * completion (docs/engine-ofi.md: on sockets that deadlocked).  A block
+ * cannot come before every ready message is in: the peer sends it only
+ * once this rank's atomics, fired by those, are in.
  *
  * The whole list from its first message is taken: its messages and
  * REDUCE tasks are what the atomics do.  Sums land in any order, so a
@@ -88,34 +92,55 @@ static int fi_op(MPI_Op o)
     return o == MPI_SUM ? FI_SUM : o == MPI_MIN ? FI_MIN : o == MPI_MAX ? FI_MAX : -1;
 }
 
+/* Block k: its elements, where they are in the send buffer and in the
+ * owner's receive buffer (element offsets). */
+static size_t block_len(const ofi_atomic_plan_t *a, int P, int k, size_t *src, size_t *dst)
+{
+    if (!a->all) {
+        *src = (size_t)k * a->count;
+        *dst = 0;
+        return a->count;
+    }
+    *src = *dst = a->count * (size_t)k / (size_t)P;
+    return a->count * (size_t)(k + 1) / (size_t)P - *src;
+}
+
+static size_t atomics_of(const ofi_atomic_plan_t *a, size_t len)
+{
+    return (len + a->per - 1) / a->per;
+}
+
 /* Depends only on the call (its collective, buffers' roles, type, op,
- * block) and the provider: every rank decides alike. */
+ * length) and the provider: every rank decides alike. */
 static int plan(nbo_engine_comm_t *ec, const nbo_exec_t *x, int first, ofi_atomic_plan_t *a)
 {
     const ofi_trig_t *t = ec->trig;
-    if (!t->atomics || x->coll != NBO_COLL_REDUCE_SCATTER_BLOCK || !x->red_set)
+    const int rs = x->coll == NBO_COLL_REDUCE_SCATTER_BLOCK;
+    if (!t->atomics || (!rs && x->coll != NBO_COLL_ALLREDUCE) || !x->red_set)
         return 0;
     for (int i = 0; i < first; i++)
         if (x->tasks[i].kind == NBO_TASK_SEND || x->tasks[i].kind == NBO_TASK_RECV)
             return 0;
-    const size_t block = x->buf_len[NBO_BUF_RECV];
+    const size_t rlen = x->buf_len[NBO_BUF_RECV];
     if (x->buf_len[NBO_BUF_SEND] == 0 || x->buf[NBO_BUF_SEND] == x->buf[NBO_BUF_RECV] ||
-        block == 0 || x->buf_len[NBO_BUF_SEND] < block * (size_t)ec->size)
+        rlen == 0 || x->buf_len[NBO_BUF_SEND] < rlen * (rs ? (size_t)ec->size : 1))
         return 0;
     int size;
     a->dt = fi_type(x->red_type);
     a->op = fi_op(x->red_op);
     if (a->dt < 0 || a->op < 0 || MPI_Type_size(x->red_type, &size) != MPI_SUCCESS ||
-        size <= 0 || block % (size_t)size)
+        size <= 0 || rlen % (size_t)size)
         return 0;
     size_t most = 0;
     if (fi_atomicvalid(t->ep, (enum fi_datatype)a->dt, (enum fi_op)a->op, &most) != 0 || most == 0)
         return 0;
+    a->all = !rs;
     a->elem = (size_t)size;
-    a->count = block / a->elem;
+    a->count = rlen / a->elem;
     a->per = most;
-    a->nch = (a->count + most - 1) / most;
-    return 1;
+    /* Every block not empty: an empty one's owner would send it at once,
+     * before its peers' ready messages, which counts as one of them. */
+    return !a->all || a->count >= (size_t)ec->size;
 }
 
 int ofi_trig_atomic_run(nbo_engine_comm_t *ec, nbo_exec_t *x, int first, ofi_run_t **out,
@@ -125,11 +150,17 @@ int ofi_trig_atomic_run(nbo_engine_comm_t *ec, nbo_exec_t *x, int first, ofi_run
     ofi_atomic_plan_t a;
     if (!plan(ec, x, first, &a))
         return 0;
-    const size_t natomic = a.nch * (size_t)(ec->size - 1);
-    if (natomic > OFI_TRIG_MAX_SENDS) {
+    const int P = ec->size;
+    /* The limit by the largest block, so that every rank decides alike. */
+    const size_t largest = a.all ? (a.count + (size_t)P - 1) / (size_t)P : a.count;
+    if (atomics_of(&a, largest) * (size_t)(P - 1) > OFI_TRIG_MAX_SENDS) {
         *why = "a reduction needs more atomics than the deferred-work budget (4096 per list)";
         return -1;
     }
+    size_t natomic = 0, src, dst;
+    for (int k = 0; k < P; k++)
+        if (k != ec->rank)
+            natomic += atomics_of(&a, block_len(&a, P, k, &src, &dst));
     ofi_run_t *r = calloc(1, sizeof(*r));
     if (!r)
         return 1;
@@ -142,8 +173,8 @@ int ofi_trig_atomic_run(nbo_engine_comm_t *ec, nbo_exec_t *x, int first, ofi_run
     }
     r->atomic = 1;
     r->natomic = (int)natomic;
-    r->nwork = r->natomic + ec->size; /* and the applied and done messages */
-    r->nctx = 2 * ec->size - 1; /* a ready and an applied receive per peer, done */
+    r->nwork = r->natomic + P; /* and the blocks to the peers, the done message */
+    r->nctx = 2 * P - 1;       /* a ready message and a block per peer, done */
     r->ctx = calloc((size_t)r->nctx, sizeof(*r->ctx));
     r->work = calloc((size_t)r->nwork, sizeof(*r->work));
     r->op = calloc((size_t)r->nwork, sizeof(*r->op));
@@ -156,22 +187,22 @@ int ofi_trig_atomic_run(nbo_engine_comm_t *ec, nbo_exec_t *x, int first, ofi_run
     return 1;
 }
 
-/* Queue atomic j of r: chunk c of the own send buffer's block for peer,
- * into peer's receive buffer, fired once every ready message is in. */
-static ssize_t queue_atomic(nbo_engine_comm_t *ec, ofi_run_t *r, int j, int peer, size_t c,
-                            const ofi_atomic_plan_t *a, uint64_t key, uint64_t threshold)
+/* Queue atomic j of r: chunk c of block k of the own send buffer, into
+ * rank k's receive buffer, fired once every ready message is in. */
+static ssize_t queue_atomic(nbo_engine_comm_t *ec, ofi_run_t *r, int j, int k, size_t c,
+                            uint64_t key, uint64_t threshold)
 {
     ofi_trig_t *t = ec->trig;
-    const size_t block = a->count * a->elem, at = c * a->per;
-    const size_t n = a->count - at < a->per ? a->count - at : a->per;
-    r->aioc[j] = (struct fi_ioc){(char *)r->x->buf[NBO_BUF_SEND] + (size_t)peer * block +
-                                     at * a->elem,
-                                 n};
-    r->arma[j] = (struct fi_rma_ioc){.addr = at * a->elem, .count = n, .key = key};
+    const ofi_atomic_plan_t *a = &r->ap;
+    size_t src, dst;
+    const size_t len = block_len(a, ec->size, k, &src, &dst), at = c * a->per;
+    const size_t n = len - at < a->per ? len - at : a->per;
+    r->aioc[j] = (struct fi_ioc){(char *)r->x->buf[NBO_BUF_SEND] + (src + at) * a->elem, n};
+    r->arma[j] = (struct fi_rma_ioc){.addr = (dst + at) * a->elem, .count = n, .key = key};
     /* sockets wants the context to be the work's own. */
     r->aop[j] = (struct fi_op_atomic){
         .ep = t->ep,
-        .msg = {.msg_iov = &r->aioc[j], .iov_count = 1, .addr = t->addrs[peer],
+        .msg = {.msg_iov = &r->aioc[j], .iov_count = 1, .addr = t->addrs[k],
                 .rma_iov = &r->arma[j], .rma_iov_count = 1, .datatype = (enum fi_datatype)a->dt,
                 .op = (enum fi_op)a->op, .context = &r->work[j].context}};
     r->work[j] = (struct fi_deferred_work){.threshold = threshold, .triggering_cntr = t->rcntr,
@@ -181,48 +212,70 @@ static ssize_t queue_atomic(nbo_engine_comm_t *ec, ofi_run_t *r, int j, int peer
     return ofi_trig_queue(ec, &r->work[j]);
 }
 
-ssize_t ofi_trig_atomic_start(nbo_engine_comm_t *ec, ofi_run_t *r)
+/* Steps 1-2: the registration, the own block, the receives, the ready
+ * messages. */
+static ssize_t atomic_post(nbo_engine_comm_t *ec, ofi_run_t *r, uint64_t key, uint64_t ctl)
 {
     ofi_trig_t *t = ec->trig;
     nbo_exec_t *x = r->x;
+    const ofi_atomic_plan_t *a = &r->ap;
     const int P = ec->size, me = ec->rank;
-    const ofi_atomic_plan_t a = r->ap;
-    const size_t block = a.count * a.elem;
-    const uint64_t key = (uint64_t)x->tag + 1;
-    const uint64_t ready = t->rbase + (uint64_t)(P - 1);
-    r->rtarget = ready + (uint64_t)(P - 1); /* ready and applied messages */
-    r->starget = t->sbase + 2 * (uint64_t)(P - 1) + (uint64_t)r->natomic + 1; /* and done */
-    r->atarget = t->abase + (uint64_t)(P - 1) * a.nch;
-    r->started = 1;
-    ssize_t e = fi_mr_reg(ec->domain, x->buf[NBO_BUF_RECV], block, FI_REMOTE_WRITE, 0, key, 0,
+    char *rbuf = x->buf[NBO_BUF_RECV];
+    ssize_t e = fi_mr_reg(ec->domain, rbuf, x->buf_len[NBO_BUF_RECV], FI_REMOTE_WRITE, 0, key, 0,
                           &r->mr, NULL);
     if (e != 0) {
         r->mr = NULL;
         return e;
     }
-    memcpy(x->buf[NBO_BUF_RECV], (char *)x->buf[NBO_BUF_SEND] + (size_t)me * block, block);
+    size_t src, dst;
+    const size_t len = block_len(a, P, me, &src, &dst);
+    memcpy(rbuf + dst * a->elem, (char *)x->buf[NBO_BUF_SEND] + src * a->elem, len * a->elem);
     ofi_trig_count_copy();
-    const uint64_t ctl = OFI_CTL_BIT | ofi_tag(x->tag, me);
+    /* The block this rank sends each peer in step 4 (empty: reduce-scatter). */
+    r->iov[0] = (struct iovec){rbuf + dst * a->elem, a->all ? len * a->elem : 0};
     e = ofi_trig_post_msg(ec, 0, NULL, 0, FI_ADDR_UNSPEC, ctl | OFI_DONE_BIT, &r->ctx[2 * P - 2],
                           FI_COMPLETION);
-    for (int k = 1, j = 0; e == 0 && k < P; k++) {
-        const uint64_t from = OFI_CTL_BIT | ofi_tag(x->tag, (me + k) % P);
+    for (int i = 1, j = 0; e == 0 && i < P; i++) {
+        const int k = (me + i) % P;
+        const uint64_t from = OFI_CTL_BIT | ofi_tag(x->tag, k);
+        const size_t klen = block_len(a, P, k, &src, &dst);
         e = ofi_trig_post_msg(ec, 0, NULL, 0, FI_ADDR_UNSPEC, from, &r->ctx[j++], 0);
         if (e == 0)
-            e = ofi_trig_post_msg(ec, 0, NULL, 0, FI_ADDR_UNSPEC, from | OFI_APPLIED_BIT,
-                                  &r->ctx[j++], 0);
+            e = ofi_trig_post_msg(ec, 0, a->all ? rbuf + dst * a->elem : NULL,
+                                  a->all ? klen * a->elem : 0, FI_ADDR_UNSPEC,
+                                  from | OFI_APPLIED_BIT, &r->ctx[j++], 0);
     }
-    for (int k = 1; e == 0 && k < P; k++)
-        e = ofi_trig_post_msg(ec, 1, NULL, 0, t->addrs[(me + k) % P], ctl, NULL, 0);
+    for (int i = 1; e == 0 && i < P; i++)
+        e = ofi_trig_post_msg(ec, 1, NULL, 0, t->addrs[(me + i) % P], ctl, NULL, 0);
+    return e;
+}
+
+ssize_t ofi_trig_atomic_start(nbo_engine_comm_t *ec, ofi_run_t *r)
+{
+    ofi_trig_t *t = ec->trig;
+    const int P = ec->size, me = ec->rank;
+    const ofi_atomic_plan_t *a = &r->ap;
+    const uint64_t key = (uint64_t)r->x->tag + 1;
+    const uint64_t ctl = OFI_CTL_BIT | ofi_tag(r->x->tag, me);
+    size_t src, dst;
+    const uint64_t ready = t->rbase + (uint64_t)(P - 1);
+    r->rtarget = ready + (uint64_t)(P - 1); /* ready messages and blocks */
+    r->starget = t->sbase + 2 * (uint64_t)(P - 1) + (uint64_t)r->natomic + 1; /* and done */
+    r->atarget = t->abase + (uint64_t)(P - 1) * atomics_of(a, block_len(a, P, me, &src, &dst));
+    r->started = 1;
+    ssize_t e = atomic_post(ec, r, key, ctl);
     /* Peers in turn from the next rank, so they are not all written at once. */
     int j = 0;
-    for (int k = 1; e == 0 && k < P; k++)
-        for (size_t c = 0; e == 0 && c < a.nch; c++)
-            e = queue_atomic(ec, r, j++, (me + k) % P, c, &a, key, ready);
-    static struct iovec none = {NULL, 0};
-    for (int k = 1; e == 0 && k < P; k++)
-        e = ofi_trig_queue_tagged(ec, r, j++, 1, &none, (me + k) % P, ctl | OFI_APPLIED_BIT,
+    for (int i = 1; e == 0 && i < P; i++) {
+        const int k = (me + i) % P;
+        const size_t nk = atomics_of(a, block_len(a, P, k, &src, &dst));
+        for (size_t c = 0; e == 0 && c < nk; c++)
+            e = queue_atomic(ec, r, j++, k, c, key, ready);
+    }
+    for (int i = 1; e == 0 && i < P; i++)
+        e = ofi_trig_queue_tagged(ec, r, j++, 1, &r->iov[0], (me + i) % P, ctl | OFI_APPLIED_BIT,
                                   t->acntr, r->atarget, t->scntr);
+    static struct iovec none = {NULL, 0};
     if (e == 0)
         e = ofi_trig_queue_tagged(ec, r, j, 1, &none, me, ctl | OFI_DONE_BIT, t->rcntr,
                                   r->rtarget, t->scntr);

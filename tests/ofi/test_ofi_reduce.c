@@ -1,14 +1,16 @@
 /*
- * test_ofi_reduce.c - does the provider run a reduce-scatter-block with
- * triggered atomics?  P ranks, thread progress.  MPI_SUM, MPI_MIN and
- * MPI_MAX on int and double (small integers, so that sums in any order are
- * exact), blocks of several atomics each, against MPI's own result.  Each
+ * test_ofi_reduce.c - does the provider run a reduce-scatter-block and an
+ * allreduce with triggered atomics?  P ranks, thread progress.  MPI_SUM,
+ * MPI_MIN and MPI_MAX on int and double (small integers, so that sums in
+ * any order are exact), blocks of several atomics each, against MPI's own
+ * result.  Each
  * call is started, the application sleeps 300 ms without calling libnbo,
  * and the engine's counters (ofi_stats.h) say who ran it:
  * NBO_TEST_EXPECT=offload: every task offloaded, none posted by the host,
  * at most 2 polls while it ran, done before the application looks;
  * =host: every task posted by the host.  Then a persistent call started
- * 100 times, checked each time, on the same path.  Last, on the offloaded
+ * 100 times (each collective), checked each time, on the same path.
+ * Last, on the offloaded
  * path, a block that needs more atomics than a list may queue: the host
  * path (a fallback counted), still right.
  */
@@ -32,7 +34,9 @@ static int rank, size, failures;
         }                                                                \
     } while (0)
 
-enum { B = 3000 }; /* elements per block: 3 int atomics, 6 double ones on sockets */
+/* Elements per reduce-scatter block (3 int atomics, 6 double ones on
+ * sockets), and of the allreduce's vector (blocks of B / P). */
+enum { B = 3000 };
 
 static const MPI_Op ops[] = {MPI_SUM, MPI_MIN, MPI_MAX};
 static const char *const opname[] = {"sum", "min", "max"};
@@ -55,21 +59,38 @@ static void fill(void *s, size_t n, int dbl, unsigned round)
         }
 }
 
+/* The reference and the libnbo call (all: allreduce of B elements). */
+static int call(int all, const void *s, void *r, void *ref, MPI_Datatype t, MPI_Op op,
+                nbo_comm_t comm, nbo_request_t *req, int persistent)
+{
+    if (ref && all)
+        MPI_Allreduce(s, ref, B, t, op, MPI_COMM_WORLD);
+    else if (ref)
+        MPI_Reduce_scatter_block(s, ref, B, t, op, MPI_COMM_WORLD);
+    if (persistent)
+        return all ? nbo_allreduce_init(s, r, B, t, op, comm, req)
+                   : nbo_reduce_scatter_block_init(s, r, B, t, op, comm, req);
+    return all ? nbo_iallreduce(s, r, B, t, op, comm, req)
+               : nbo_ireduce_scatter_block(s, r, B, t, op, comm, req);
+}
+
+static const char *const cname[] = {"reduce_scatter_block", "allreduce"};
+
 /* One call measured: start, sleep, then who ran it. */
-static void measured(nbo_comm_t comm, int dbl, int o, int offload)
+static void measured(nbo_comm_t comm, int all, int dbl, int o, int offload)
 {
     const MPI_Datatype t = dbl ? MPI_DOUBLE : MPI_INT;
     const size_t es = dbl ? sizeof(double) : sizeof(int);
     char *s = malloc(es * B * (size_t)size), *r = malloc(es * B), *ref = malloc(es * B);
     char what[64];
-    snprintf(what, sizeof(what), "reduce_scatter_block %s %s", dbl ? "double" : "int", opname[o]);
+    snprintf(what, sizeof(what), "%s %s %s", cname[all], dbl ? "double" : "int", opname[o]);
     fill(s, B, dbl, 3);
     memset(r, 0, es * B);
-    MPI_Reduce_scatter_block(s, ref, B, t, ops[o], MPI_COMM_WORLD);
     nbo_ofi_stats_t s0, s1, s2;
     nbo_request_t req;
+    MPI_Barrier(MPI_COMM_WORLD);
     nbo_ofi_stats_read(&s0);
-    if (nbo_ireduce_scatter_block(s, r, B, t, ops[o], comm, &req) != NBO_SUCCESS) {
+    if (call(all, s, r, ref, t, ops[o], comm, &req, 0) != NBO_SUCCESS) {
         FAIL("%s failed to start", what);
         free(s), free(r), free(ref);
         return;
@@ -101,12 +122,12 @@ static void measured(nbo_comm_t comm, int dbl, int o, int offload)
 }
 
 /* A persistent double sum started 100 times, checked each time. */
-static void persistent(nbo_comm_t comm, int offload)
+static void persistent(nbo_comm_t comm, int all, int offload)
 {
     double *s = malloc(sizeof(double) * B * (size_t)size), *r = malloc(sizeof(double) * B);
     double *ref = malloc(sizeof(double) * B);
     nbo_request_t p;
-    if (nbo_reduce_scatter_block_init(s, r, B, MPI_DOUBLE, MPI_SUM, comm, &p) != NBO_SUCCESS) {
+    if (call(all, s, r, NULL, MPI_DOUBLE, MPI_SUM, comm, &p, 1) != NBO_SUCCESS) {
         FAIL("persistent init failed");
         free(s), free(r), free(ref);
         return;
@@ -117,16 +138,20 @@ static void persistent(nbo_comm_t comm, int offload)
     for (unsigned round = 0; round < 100 && failures == f0; round++) {
         fill(s, B, 1, round);
         memset(r, 0, sizeof(double) * B);
-        MPI_Reduce_scatter_block(s, ref, B, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        if (all)
+            MPI_Allreduce(s, ref, B, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        else
+            MPI_Reduce_scatter_block(s, ref, B, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
         if (nbo_start(&p) != NBO_SUCCESS || nbo_wait(&p) != NBO_SUCCESS)
-            FAIL("persistent start %u failed", round);
+            FAIL("persistent %s start %u failed", cname[all], round);
         if (memcmp(r, ref, sizeof(double) * B) != 0)
-            FAIL("persistent start %u: differs from MPI's", round);
+            FAIL("persistent %s start %u: differs from MPI's", cname[all], round);
     }
     nbo_ofi_stats_read(&s1);
     const long off = s1.offload_tasks - s0.offload_tasks, host = s1.host_tasks - s0.host_tasks;
     if (offload ? (off == 0 || host != 0) : (off != 0 || host == 0))
-        FAIL("persistent: %ld tasks offloaded, %ld by the host over 100 starts", off, host);
+        FAIL("persistent %s: %ld tasks offloaded, %ld by the host over 100 starts", cname[all],
+             off, host);
     nbo_request_free(&p);
     free(s), free(r), free(ref);
 }
@@ -185,10 +210,12 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 1;
     }
-    for (int dbl = 0; dbl < 2; dbl++)
-        for (int o = 0; o < 3; o++)
-            measured(comm, dbl, o, offload);
-    persistent(comm, offload);
+    for (int all = 0; all < 2; all++) {
+        for (int dbl = 0; dbl < 2; dbl++)
+            for (int o = 0; o < 3; o++)
+                measured(comm, all, dbl, o, offload);
+        persistent(comm, all, offload);
+    }
     if (offload)
         over_limit(comm);
     if (nbo_comm_free(&comm) != NBO_SUCCESS)
