@@ -110,10 +110,10 @@ typedef struct nbo_engine_ops {
     int (*post)(nbo_engine_comm_t *ec, nbo_exec_t *x, int first, int n);
 
     /* Optional (NULL: windows only).  Take tasks [first, first + *taken)
-     * of x to run without the host: SEND, RECV and WAIT tasks only,
-     * ending with a WAIT or at the end of the list, every SEND/RECV of
-     * them reported with complete() as post()'s are (the WAITs need no
-     * report).  *taken 0: nothing taken, the core posts the windows
+     * of x to run without the host, ending with a WAIT or at the end of
+     * the list, every SEND/RECV of them reported with complete() as
+     * post()'s are (the WAITs need no report); the local tasks among them
+     * (COPY, and REDUCE with x->red_set) are the engine's to do.  *taken 0: nothing taken, the core posts the windows
      * itself.  Called at a SEND or RECV task whose earlier tasks are all
      * done.  An error means nothing is taken. */
     int (*offload)(nbo_engine_comm_t *ec, nbo_exec_t *x, int first, int *taken);

@@ -1,8 +1,9 @@
 /*
  * ofi_trig_atomic.c - reduce-scatter-block and allreduce run by the
  * provider with triggered atomics: MPI_SUM, MPI_MIN or MPI_MAX of a
- * predefined integer, float or double type, not in place, where every
- * rank's provider has the atomic.  Rank j owns block j: the whole
+ * predefined signed integer type (unsigned: MPI_SUM), float or double
+ * (with NBO_OFI_OFFLOAD=all), not in place, where every rank's provider
+ * has the atomic.  Rank j owns block j: the whole
  * receive buffer of a reduce-scatter, elements [j n / P, (j + 1) n / P)
  * of an allreduce's n.  A part, with the counters' values at its start as
  * base:
@@ -130,6 +131,15 @@ static int plan(nbo_engine_comm_t *ec, const nbo_exec_t *x, int first, ofi_atomi
     a->op = fi_op(x->red_op);
     if (a->dt < 0 || a->op < 0 || MPI_Type_size(x->red_type, &size) != MPI_SUCCESS ||
         size <= 0 || rlen % (size_t)size)
+        return 0;
+    /* Unsigned MIN/MAX on the host: MPICH 4.0 compares them as signed
+     * (MPI_Reduce_local), and the host path's result is MPI's. */
+    if (a->op != FI_SUM && (a->dt == FI_UINT32 || a->dt == FI_UINT64))
+        return 0;
+    /* Floats only when asked (NBO_OFI_OFFLOAD=all): atomics land in any
+     * order, so a sum is not bitwise reproducible (nor MIN/MAX of -0.0
+     * and 0.0, or NaN), where the host path's order is fixed. */
+    if ((a->dt == FI_FLOAT || a->dt == FI_DOUBLE) && ec->set.offload < 2)
         return 0;
     size_t most = 0;
     if (fi_atomicvalid(t->ep, (enum fi_datatype)a->dt, (enum fi_op)a->op, &most) != 0 || most == 0)
