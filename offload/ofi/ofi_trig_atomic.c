@@ -41,12 +41,12 @@
 int ofi_trig_atomic_open(nbo_engine_comm_t *ec, ofi_trig_t *t)
 {
     const struct fi_info *fi = ec->info;
-    /* Keys the application picks, addressed from offset 0: nothing to
-     * exchange per buffer. */
+    /* Keys the application picks (the call's tag + 1: 33 bits), addressed
+     * from offset 0: nothing to exchange per buffer. */
     const int mr_bits = FI_MR_VIRT_ADDR | FI_MR_PROV_KEY | FI_MR_ALLOCATED | FI_MR_ENDPOINT |
                         FI_MR_LOCAL | FI_MR_RAW;
     if ((fi->caps & (FI_ATOMIC | FI_RMA_EVENT)) != (FI_ATOMIC | FI_RMA_EVENT) ||
-        (fi->domain_attr->mr_mode & mr_bits) || fi->domain_attr->mr_key_size < 4)
+        (fi->domain_attr->mr_mode & mr_bits) || fi->domain_attr->mr_key_size < 8)
         return 0;
     struct fi_cntr_attr ca = {.events = FI_CNTR_EVENTS_COMP, .wait_obj = FI_WAIT_NONE};
     if (fi_cntr_open(ec->domain, &ca, &t->acntr, NULL) != 0)
