@@ -1,6 +1,7 @@
 /*
  * ofi_trig.h - the offload's state, shared by ofi_trigger.c (open, close,
- * the queue of parts, progress) and ofi_trig_post.c (posting a part).
+ * the queue of parts, progress), ofi_trig_post.c (posting a part) and
+ * ofi_trig_atomic.c (a reduction's part, by triggered atomics).
  * Internal to offload/ofi/.
  */
 #ifndef NBO_OFI_TRIG_H

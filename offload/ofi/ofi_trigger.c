@@ -35,6 +35,10 @@
  * the last, the done message fire on it.  A list with more WAITs than
  * counters runs on the host path.
  *
+ * Allreduce and reduce-scatter-block run as triggered atomics instead
+ * (ofi_trig_atomic.c): a third counter, bound to the endpoint for remote
+ * writes, counts the atomics that land in this rank's registered buffer.
+ *
  * progress() reads the counters (fi_cntr_read) and reports every task of a
  * part that reached its targets.
  */
