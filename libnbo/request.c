@@ -98,6 +98,11 @@ int nbo_request_create(struct nbo_comm *c, nbo_coll_parts_t *parts, int persiste
     r->persistent = persistent;
     r->in_place = args->in_place;
     r->x.coll = (int)args->coll;
+    if (r->red && !r->red->staged && r->red->shift == 0) {
+        r->x.red_set = 1;
+        r->x.red_type = r->red->type;
+        r->x.red_op = r->red->op;
+    }
     r->send_map = parts->smap;
     r->recv_map = parts->rmap;
     r->mem = &nbo_mem_host;

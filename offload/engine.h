@@ -47,6 +47,11 @@ typedef struct nbo_exec {
                                        implements (ranks' lists differ, this
                                        does not) */
     void             *engine_data;  /* engine's per-plan state (registrations) */
+    /* Reductions on the user's buffers (not staged): the REDUCE tasks' op
+     * and type, so an engine may run them itself (red_set 0: neither). */
+    int               red_set;
+    MPI_Datatype      red_type;
+    MPI_Op            red_op;
 } nbo_exec_t;
 
 /* What the core offers an engine, handed to probe and open; the engine
@@ -105,10 +110,10 @@ typedef struct nbo_engine_ops {
     int (*post)(nbo_engine_comm_t *ec, nbo_exec_t *x, int first, int n);
 
     /* Optional (NULL: windows only).  Take tasks [first, first + *taken)
-     * of x to run without the host: SEND, RECV and WAIT tasks only,
-     * ending with a WAIT or at the end of the list, every SEND/RECV of
-     * them reported with complete() as post()'s are (the WAITs need no
-     * report).  *taken 0: nothing taken, the core posts the windows
+     * of x to run without the host, ending with a WAIT or at the end of
+     * the list, every SEND/RECV of them reported with complete() as
+     * post()'s are (the WAITs need no report); the local tasks among them
+     * (COPY, and REDUCE with x->red_set) are the engine's to do.  *taken 0: nothing taken, the core posts the windows
      * itself.  Called at a SEND or RECV task whose earlier tasks are all
      * done.  An error means nothing is taken. */
     int (*offload)(nbo_engine_comm_t *ec, nbo_exec_t *x, int first, int *taken);

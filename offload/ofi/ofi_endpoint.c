@@ -15,13 +15,16 @@
 
 #include "ofi_engine.h"
 
-int ofi_getinfo(const ofi_settings_t *s, struct fi_info **out)
+/* fi_getinfo for settings s, asking caps beyond FI_TAGGED; like (not
+ * NULL): the same provider and domain as this info. */
+static int getinfo_caps(const ofi_settings_t *s, uint64_t caps, const struct fi_info *like,
+                        struct fi_info **out)
 {
     *out = NULL;
     struct fi_info *hints = fi_allocinfo();
     if (!hints)
         return -FI_ENOMEM;
-    hints->caps = FI_TAGGED;
+    hints->caps = FI_TAGGED | caps;
     hints->mode = FI_CONTEXT | FI_CONTEXT2;
     hints->ep_attr->type = FI_EP_RDM;
     /* Per-pair order: equal tags must match their receives in order. */
@@ -29,18 +32,39 @@ int ofi_getinfo(const ofi_settings_t *s, struct fi_info **out)
     hints->rx_attr->msg_order = FI_ORDER_SAS;
     hints->domain_attr->threading = FI_THREAD_DOMAIN;
     hints->domain_attr->av_type = FI_AV_TABLE;
-    if (s->provider[0]) {
-        hints->fabric_attr->prov_name = strdup(s->provider);
-        if (!hints->fabric_attr->prov_name) {
-            fi_freeinfo(hints);
-            return -FI_ENOMEM;
-        }
+    const char *prov = like ? like->fabric_attr->prov_name : s->provider[0] ? s->provider : NULL;
+    if (prov && !(hints->fabric_attr->prov_name = strdup(prov))) {
+        fi_freeinfo(hints);
+        return -FI_ENOMEM;
+    }
+    if (like && like->domain_attr->name &&
+        !(hints->domain_attr->name = strdup(like->domain_attr->name))) {
+        fi_freeinfo(hints);
+        return -FI_ENOMEM;
     }
     int rc = fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, hints, out);
     fi_freeinfo(hints);
     if (rc == 0 && !*out)
         rc = -FI_ENODATA;
     return rc;
+}
+
+int ofi_getinfo(const ofi_settings_t *s, struct fi_info **out)
+{
+    return getinfo_caps(s, 0, NULL, out);
+}
+
+/* With the offload on, the chosen provider again with triggered atomics
+ * (the reductions' offload, ofi_trig_atomic.c), where it has them: asked
+ * only after the choice, so that it never changes which provider runs. */
+static void getinfo_atomics(nbo_engine_comm_t *ec)
+{
+    struct fi_info *fi;
+    if (ec->set.offload &&
+        getinfo_caps(&ec->set, FI_ATOMIC | FI_RMA_EVENT | FI_TRIGGER, ec->info, &fi) == 0) {
+        fi_freeinfo(ec->info);
+        ec->info = fi;
+    }
 }
 
 void ofi_describe(const struct fi_info *fi, char *detail, size_t len)
@@ -92,6 +116,7 @@ static int open_objects(nbo_engine_comm_t *ec)
         say_no_provider(&ec->set, rc);
         return NBO_ERR_ENGINE;
     }
+    getinfo_atomics(ec);
     if (fi_fabric(ec->info->fabric_attr, &ec->fabric, NULL) != 0 ||
         fi_domain(ec->fabric, ec->info, &ec->domain, NULL) != 0)
         return NBO_ERR_ENGINE;

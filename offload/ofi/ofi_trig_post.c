@@ -289,5 +289,26 @@ static ssize_t run_start_fwd(nbo_engine_comm_t *ec, ofi_run_t *r)
 
 ssize_t ofi_trig_run_start(nbo_engine_comm_t *ec, ofi_run_t *r)
 {
+    if (r->atomic)
+        return ofi_trig_atomic_start(ec, r);
     return r->nwait ? run_start_fwd(ec, r) : run_start(ec, r);
+}
+
+/* For ofi_trig_atomic.c. */
+ssize_t ofi_trig_post_msg(nbo_engine_comm_t *ec, int send, void *buf, size_t len, fi_addr_t to,
+                          uint64_t tag, void *ctx, uint64_t flags)
+{
+    return post_msg(ec, send, buf, len, to, tag, ctx, flags);
+}
+
+ssize_t ofi_trig_queue(nbo_engine_comm_t *ec, struct fi_deferred_work *w)
+{
+    return retry(ec, do_work, w);
+}
+
+ssize_t ofi_trig_queue_tagged(nbo_engine_comm_t *ec, ofi_run_t *r, int j, int send,
+                              struct iovec *iov, int peer, uint64_t tag, struct fid_cntr *trig,
+                              uint64_t threshold, struct fid_cntr *done)
+{
+    return queue_tagged(ec, r, j, send, iov, peer, tag, trig, threshold, done);
 }

@@ -35,6 +35,10 @@
  * the last, the done message fire on it.  A list with more WAITs than
  * counters runs on the host path.
  *
+ * Allreduce and reduce-scatter-block run as triggered atomics instead
+ * (ofi_trig_atomic.c): a third counter, bound to the endpoint for remote
+ * writes, counts the atomics that land in this rank's registered buffer.
+ *
  * progress() reads the counters (fi_cntr_read) and reports every task of a
  * part that reached its targets.
  */
@@ -97,6 +101,8 @@ static void trig_free(ofi_trig_t *t)
         fi_close(&t->wc[i]->fid);
     fi_close(&t->rcntr->fid);
     fi_close(&t->scntr->fid);
+    if (t->acntr)
+        fi_close(&t->acntr->fid);
     free(t->wc);
     free(t->addrs);
     free(t);
@@ -118,6 +124,14 @@ static void open_windows(nbo_engine_comm_t *ec, ofi_trig_t *t)
         t->nwc++;
 }
 
+/* Atomics where the provider has them (their counter is bound before the
+ * endpoint is enabled), then enabled: 1, or 0 if enabling failed. */
+static int atomics_then_enable(nbo_engine_comm_t *ec, ofi_trig_t *t)
+{
+    t->atomics = ofi_trig_atomic_open(ec, t);
+    return fi_enable(t->ep) == 0;
+}
+
 static ofi_trig_t *trig_local(nbo_engine_comm_t *ec, char *name, size_t *len)
 {
     ofi_trig_t *t = calloc(1, sizeof(*t));
@@ -137,7 +151,8 @@ static ofi_trig_t *trig_local(nbo_engine_comm_t *ec, char *name, size_t *len)
         fi_ep_bind(t->ep, &ec->cq->fid, FI_TRANSMIT | FI_RECV | FI_SELECTIVE_COMPLETION) != 0 ||
         fi_ep_bind(t->ep, &ec->av->fid, 0) != 0 ||
         fi_ep_bind(t->ep, &t->rcntr->fid, FI_RECV) != 0 ||
-        fi_ep_bind(t->ep, &t->scntr->fid, FI_SEND) != 0 || fi_enable(t->ep) != 0 ||
+        fi_ep_bind(t->ep, &t->scntr->fid, FI_SEND) != 0 ||
+        !atomics_then_enable(ec, t) ||
         fi_getname(&t->ep->fid, name, len) != 0) {
         trig_free(t);
         return NULL;
@@ -177,7 +192,13 @@ int ofi_trig_open(nbo_engine_comm_t *ec)
     if (agreed &&
         MPI_Allreduce(&t->nwc, &nwc, 1, MPI_INT, MPI_MIN, ec->comm) != MPI_SUCCESS)
         all = -1;
+    /* Reductions by atomics where every rank has them. */
+    int atomics = t ? t->atomics : 0;
+    if (agreed &&
+        MPI_Allreduce(&t->atomics, &atomics, 1, MPI_INT, MPI_MIN, ec->comm) != MPI_SUCCESS)
+        all = -1;
     if (agreed && all > 0) {
+        t->atomics = atomics;
         while (t->nwc > nwc)
             fi_close(&t->wc[--t->nwc]->fid);
         ec->trig = t;
@@ -190,6 +211,10 @@ int ofi_trig_open(nbo_engine_comm_t *ec)
 
 static void run_free(ofi_run_t *r)
 {
+    ofi_trig_atomic_end(r);
+    free(r->aop);
+    free(r->aioc);
+    free(r->arma);
     free(r->ctx);
     free(r->work);
     free(r->op);
@@ -220,7 +245,8 @@ void ofi_trig_close(nbo_engine_comm_t *ec)
 static int recvs_done(const ofi_trig_t *t, const ofi_run_t *r)
 {
     return fi_cntr_read(t->rcntr) >= r->rtarget &&
-           (!r->nwait || fi_cntr_read(t->wc[r->nwait - 1]) >= r->wlast);
+           (!r->nwait || fi_cntr_read(t->wc[r->nwait - 1]) >= r->wlast) &&
+           (!r->atomic || fi_cntr_read(t->acntr) >= r->atarget);
 }
 
 /* Report every task of r with status; r leaves the queue (freed, or kept
@@ -236,6 +262,8 @@ static void run_report(nbo_engine_comm_t *ec, ofi_run_t *r, int status, int keep
     t->tail = NULL;
     for (ofi_run_t *q = t->head; q; q = q->next)
         t->tail = q;
+    /* No peer writes into its buffer any more (or may not: failed). */
+    ofi_trig_atomic_end(r);
     for (int i = r->first; i < r->first + r->n; i++)
         if (r->x->tasks[i].kind == NBO_TASK_SEND || r->x->tasks[i].kind == NBO_TASK_RECV)
             ec->sv->complete(r->x, i, status);
@@ -254,7 +282,7 @@ static void withdraw_head(nbo_engine_comm_t *ec)
     ofi_run_t *r = t->head;
     t->broken = 1;
     fi_control(&ec->domain->fid, FI_FLUSH_WORK, NULL);
-    for (int i = 0; r && r->started && i < r->n + r->nsend + 1; i++)
+    for (int i = 0; r && r->started && i < r->nctx; i++)
         fi_cancel(&t->ep->fid, &r->ctx[i]);
     for (int j = 0; r && r->started && r->nwait && j < r->nrecv; j++)
         fi_cancel(&t->ep->fid, &r->work[r->nsend + 1 + j].context);
@@ -313,12 +341,45 @@ static int wait_bound(int P, int own)
     return own > bound ? own : bound;
 }
 
+/* Queue r behind the parts before it, and start it if it is the head. */
+static int run_enqueue(nbo_engine_comm_t *ec, ofi_run_t *r, int *taken)
+{
+    ofi_trig_t *t = ec->trig;
+    if (t->tail)
+        t->tail->next = r;
+    else
+        t->head = r;
+    t->tail = r;
+    atomic_fetch_add_explicit(&st_off, r->nsend + r->nrecv, memory_order_relaxed);
+    atomic_fetch_add_explicit(&st_runs, 1, memory_order_relaxed);
+    *taken = r->n;
+    /* A start that fails reports the part's tasks at the next progress(). */
+    if (t->head == r && ofi_trig_run_start(ec, r) != 0)
+        t->broken = -1;
+    return NBO_SUCCESS;
+}
+
 int ofi_engine_offload(nbo_engine_comm_t *ec, nbo_exec_t *x, int first, int *taken)
 {
     *taken = 0;
     ofi_trig_t *t = ec->trig;
     if (!t || ec->failed)
         return NBO_SUCCESS;
+    const char *why = NULL;
+    ofi_run_t *r = NULL;
+    const int atomic = t->broken ? 0 : ofi_trig_atomic_run(ec, x, first, &r, &why);
+    if (atomic < 0) {
+        say_fallback(ec, why);
+        return NBO_SUCCESS;
+    }
+    if (atomic) {
+        if (!r || !r->ctx || !r->work || !r->op || !r->iov || !r->aop || !r->aioc || !r->arma) {
+            if (r)
+                run_free(r);
+            return NBO_ERR_NOMEM;
+        }
+        return run_enqueue(ec, r, taken);
+    }
     ofi_part_t p;
     const int n = ofi_trig_part(x, first, &p), nsend = p.nsend, nrecv = p.nrecv;
     if (n == 0)
@@ -340,7 +401,7 @@ int ofi_engine_offload(nbo_engine_comm_t *ec, nbo_exec_t *x, int first, int *tak
                      "(NBO_OFI_TRIG_COUNTERS)");
         return NBO_SUCCESS;
     }
-    ofi_run_t *r = calloc(1, sizeof(*r));
+    r = calloc(1, sizeof(*r));
     if (!r)
         return NBO_ERR_NOMEM;
     r->x = x;
@@ -351,7 +412,8 @@ int ofi_engine_offload(nbo_engine_comm_t *ec, nbo_exec_t *x, int first, int *tak
     r->nwait = p.forwards ? p.nwait : 0;
     const int nrw = r->nwait ? nrecv : 0; /* receives posted as deferred work */
     r->nwork = nsend + 1 + nrw + r->nwait + 1; /* the last: an own-block copy */
-    r->ctx = calloc((size_t)(n + nsend + 1), sizeof(*r->ctx));
+    r->nctx = n + nsend + 1;
+    r->ctx = calloc((size_t)r->nctx, sizeof(*r->ctx));
     r->work = calloc((size_t)r->nwork, sizeof(*r->work));
     r->op = calloc((size_t)(nsend + 2 + nrw), sizeof(*r->op));
     r->cop = calloc((size_t)r->nwait + 1, sizeof(*r->cop));
@@ -360,18 +422,7 @@ int ofi_engine_offload(nbo_engine_comm_t *ec, nbo_exec_t *x, int first, int *tak
         run_free(r);
         return NBO_ERR_NOMEM;
     }
-    if (t->tail)
-        t->tail->next = r;
-    else
-        t->head = r;
-    t->tail = r;
-    atomic_fetch_add_explicit(&st_off, nsend + nrecv, memory_order_relaxed);
-    atomic_fetch_add_explicit(&st_runs, 1, memory_order_relaxed);
-    *taken = n;
-    /* A start that fails reports the part's tasks at the next progress(). */
-    if (t->head == r && ofi_trig_run_start(ec, r) != 0)
-        t->broken = -1;
-    return NBO_SUCCESS;
+    return run_enqueue(ec, r, taken);
 }
 
 int ofi_trig_head_done(nbo_engine_comm_t *ec)
@@ -412,7 +463,8 @@ int ofi_trig_progress(nbo_engine_comm_t *ec)
     int n = start_head(ec);
     if (!t->head)
         return n;
-    uint64_t errs = fi_cntr_readerr(t->rcntr) + fi_cntr_readerr(t->scntr);
+    uint64_t errs = fi_cntr_readerr(t->rcntr) + fi_cntr_readerr(t->scntr) +
+                    (t->acntr ? fi_cntr_readerr(t->acntr) : 0);
     if (errs != t->errs) {
         t->errs = errs;
         return n + fail_all(ec, NBO_ERR_PEER);
@@ -423,6 +475,8 @@ int ofi_trig_progress(nbo_engine_comm_t *ec)
          * its send is in starget: the sends may complete in any order). */
         t->rbase = r->rtarget + 1;
         t->sbase = r->starget;
+        if (r->atomic)
+            t->abase = r->atarget;
         n += r->nsend + r->nrecv;
         sweep(t);
         run_report(ec, r, NBO_SUCCESS, 1);
@@ -437,7 +491,7 @@ int ofi_trig_progress(nbo_engine_comm_t *ec)
 static int run_owns(const ofi_run_t *r, const void *p)
 {
     const char *c = p;
-    return (c >= (const char *)r->ctx && c < (const char *)(r->ctx + r->n + r->nsend + 1)) ||
+    return (c >= (const char *)r->ctx && c < (const char *)(r->ctx + r->nctx)) ||
            (c >= (const char *)r->work && c < (const char *)(r->work + r->nwork));
 }
 
