@@ -153,6 +153,15 @@ typedef enum {
  * defaults, ranges and meanings, as do docs/configuration.md and nbo(3)
  * (ENVIRONMENT), all from libnbo's one table of them.
  */
+/* What a persistent request's first starts try (docs/tuning.md): nothing,
+ * algorithms and windows, only windows, or only algorithms. */
+typedef enum {
+    NBO_TUNE_OFF = 0,
+    NBO_TUNE_ON,
+    NBO_TUNE_WINDOW,
+    NBO_TUNE_ALGORITHM,
+} nbo_tune_t;
+
 typedef struct nbo_config {
     char                engine[NBO_ENGINE_NAME_MAX]; /* "auto" or a name */
     nbo_progress_mode_t progress;
@@ -172,6 +181,7 @@ typedef struct nbo_config {
     nbo_codec_t         codec;
     int                 codec_rate;
     int                 log;            /* 1: engines say why they fall back */
+    nbo_tune_t          tune;           /* persistent requests: what their first starts try */
 } nbo_config_t;
 
 /* progress_cpu: the highest-numbered core of the affinity mask the process

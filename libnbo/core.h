@@ -168,6 +168,7 @@ struct nbo_request {
                                        (nbo_now), if background; set by begin */
     int                 cached;     /* in comm->cache: kept when finished */
     nbo_cache_key_t     key;        /* cached: the call it stands for */
+    struct nbo_tune    *tune;       /* NBO_TUNE: the trial of a persistent request (tune.c) */
     LIST_ENTRY(nbo_request) active_link; /* in comm->active while running */
 };
 

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "core.h"
+#include "tune.h"
 #include "codec.h"
 
 int nbo_request_check(nbo_request_t *req)
@@ -185,12 +186,14 @@ void nbo_request_destroy(struct nbo_request *r)
         r->stage->free(r->stage_data);
     free(r->pending);
     free(r->tmp);
+    nbo_tune_free(r);
     r->magic = 0;
     free(r);
 }
 
 static void request_finish(struct nbo_request *r, int status)
 {
+    nbo_tune_finished(r, status);
     r->status = status;
     r->state = REQ_DONE;
     NBO_LIST_UNLINK(r, active_link);
@@ -409,6 +412,8 @@ int nbo_start(nbo_request_t *req)
     if (!r->persistent)
         return NBO_ERR_ARG;
     if (!r->plan.agreed && r->state == REQ_INACTIVE && (rc = nbo_plan_agree(r)) != NBO_SUCCESS)
+        return rc;
+    if (r->state == REQ_INACTIVE && (rc = nbo_tune_start(r)) != NBO_SUCCESS)
         return rc;
     nbo_lock();
     if (r->state != REQ_INACTIVE)

@@ -69,6 +69,21 @@ nbo_algorithm_t nbo_sched_choose(const nbo_sched_args_t *a)
     return a->algs ? choose(a->algs, a)->id : NBO_ALG_AUTO;
 }
 
+int nbo_sched_candidates(const nbo_sched_args_t *a, nbo_algorithm_t *out, int max)
+{
+    if (!a->algs || max < 1)
+        return 0;
+    nbo_sched_args_t automatic = *a;
+    automatic.algorithm = NBO_ALG_AUTO;
+    int n = 0;
+    out[n++] = choose(a->algs, &automatic)->id;
+    const int all = nbo_sched_all_ranks(a);
+    for (const nbo_sched_alg_t *e = a->algs; e->compile && n < max; e++)
+        if (e->id != out[0] && fits(e, a, all))
+            out[n++] = e->id;
+    return n;
+}
+
 int nbo_sched_compile(const nbo_sched_args_t *a, nbo_sched_t *out)
 {
     if (!a || !out || a->size < 1 || a->rank < 0 || a->rank >= a->size || a->window < 1 ||

@@ -200,6 +200,10 @@ const char *nbo_task_kind_name(int kind);
 /* The algorithm AUTO resolves to for these arguments. */
 nbo_algorithm_t nbo_sched_choose(const nbo_sched_args_t *args);
 
+/* The algorithms of the table that may compile these arguments, AUTO's
+ * choice first, at most max of them: how many were written. */
+int nbo_sched_candidates(const nbo_sched_args_t *args, nbo_algorithm_t *out, int max);
+
 /* 1 when the peer lists are every rank 0..P-1 in order, both ways. */
 int nbo_sched_all_ranks(const nbo_sched_args_t *args);
 

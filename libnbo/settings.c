@@ -21,6 +21,7 @@ const char *const nbo_alg_names[] = {"auto", "pairwise", "bruck", "ring",
                                      "scatter_allgather", "ordered"};
 const char *const nbo_sched_names[] = {"auto", "batch", "normal"};
 const char *const nbo_codec_names[] = {"none", "fp32", "zfp"};
+const char *const nbo_tune_names[] = {"off", "on", "window", "algorithm"};
 
 #define KW(names) NBO_SETTING_KEYWORD, names, NBO_ARRAY_LEN(names), 0, 0, NULL, 0, NULL
 #define INT(lo, hi) NBO_SETTING_INT, NULL, 0, lo, hi, NULL, 0, NULL
@@ -80,6 +81,9 @@ const nbo_setting_t nbo_config_settings[] = {
      "all-to-all of floating-point types: none, fp32 or zfp (lossy, opt-in)"},
     /* ZFP's rate 16 halves single and quarters double payloads. */
     {"NBO_CODEC_RATE", INT(1, 64), "16", F(codec_rate), "zfp codec: bits per value"},
+    {"NBO_TUNE", KW(nbo_tune_names), "off", F(tune),
+     "persistent requests: off, on (try algorithms and windows in the first starts, keep the "
+     "fastest), window or algorithm (try only those)"},
     {"NBO_LOG", INT(0, 1), "0", F(log),
      "1: say on stderr, once per reason, when an engine takes a slower path (an offload it falls back from)"},
     {NULL},
@@ -92,3 +96,4 @@ const nbo_setting_table_t nbo_config_table = {
 /* The enum fields are stored as int. */
 _Static_assert(sizeof(nbo_progress_mode_t) == sizeof(int), "enum fields are ints");
 _Static_assert(sizeof(nbo_codec_t) == sizeof(int), "enum fields are ints");
+_Static_assert(sizeof(nbo_tune_t) == sizeof(int), "enum fields are ints");

@@ -13,5 +13,6 @@ extern const char *const nbo_progress_names[3];
 extern const char *const nbo_alg_names[10];
 extern const char *const nbo_sched_names[3];
 extern const char *const nbo_codec_names[3];
+extern const char *const nbo_tune_names[4];
 
 #endif

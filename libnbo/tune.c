@@ -1,0 +1,173 @@
+/*
+ * tune.c - the online tuner of persistent requests (NBO_TUNE,
+ * docs/tuning.md): the first starts try each candidate (algorithm,
+ * window) in turn, REPS starts each; at the start after the trial the
+ * ranks agree on the slowest rank's best time of each candidate, and every
+ * rank keeps the candidate fastest by it.
+ *
+ * Every rank must run the same list at the same start, so the candidates
+ * and the start at which each runs are a function of what the ranks share
+ * (the call's arguments and the configuration, select.c's rule), and the
+ * only thing measured, the times, is agreed before anything depends on
+ * it.  The trial needs no message of its own; the one agreement (a few
+ * integers, nbo_agree_min) is at the start that ends the trial.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core.h"
+#include "tune.h"
+
+enum {
+    TUNE_MAX = NBO_AGREE_MAX, /* candidates: one agreement holds their times */
+    TUNE_REPS = 2,            /* starts per candidate: the first may pay for warm-up */
+};
+
+struct nbo_tune {
+    nbo_choice_t cand[TUNE_MAX];
+    int          ncand;
+    int          starts;     /* trial starts made */
+    int          cur;        /* the candidate of the plan */
+    double       t0;         /* this start's time (nbo_now) */
+    double       best[TUNE_MAX]; /* seconds, this rank's fastest run of each */
+    int          done;       /* the trial is over: the plan is the choice */
+};
+
+static int tunes_algorithm(nbo_tune_t m) { return m == NBO_TUNE_ON || m == NBO_TUNE_ALGORITHM; }
+static int tunes_window(nbo_tune_t m) { return m == NBO_TUNE_ON || m == NBO_TUNE_WINDOW; }
+
+/* wmax > 0: a window beyond it is the same list as wmax (tuning windows). */
+static void add(struct nbo_tune *t, nbo_algorithm_t alg, int w, int wmax)
+{
+    if (wmax > 0 && w > wmax)
+        w = wmax;
+    for (int i = 0; i < t->ncand; i++)
+        if (t->cand[i].algorithm == alg && t->cand[i].window == w)
+            return;
+    if (t->ncand < TUNE_MAX)
+        t->cand[t->ncand++] = (nbo_choice_t){.algorithm = alg, .window = w};
+}
+
+/* The plan's own choice first (the default), then every algorithm that
+ * fits with the windows 1, 2, 4, 8 and P - 1 (a window beyond P - 1 sends
+ * no more at once), as far as TUNE_MAX allows. */
+static void candidates(struct nbo_tune *t, const struct nbo_request *r)
+{
+    const nbo_sched_args_t *a = &r->plan.args;
+    const nbo_tune_t mode = r->comm->cfg.tune;
+    const int P = a->size, wmax = P > 1 ? P - 1 : 1;
+    const int clip = tunes_window(mode) ? wmax : 0;
+    add(t, a->algorithm, a->window, clip);
+    nbo_algorithm_t algs[TUNE_MAX];
+    int nalg = 1;
+    algs[0] = a->algorithm;
+    if (tunes_algorithm(mode) && r->comm->cfg.algorithm == NBO_ALG_AUTO)
+        nalg = nbo_sched_candidates(a, algs, TUNE_MAX);
+    static const int wins[] = {1, 2, 4, 8};
+    for (int k = 0; k < nalg; k++) {
+        if (!tunes_window(mode)) {
+            add(t, algs[k], a->window, 0);
+            continue;
+        }
+        for (int i = 0; i < (int)(sizeof(wins) / sizeof(wins[0])); i++)
+            add(t, algs[k], wins[i], clip);
+        add(t, algs[k], wmax, clip);
+    }
+}
+
+static int eligible(const struct nbo_request *r)
+{
+    return r->persistent && r->comm->cfg.tune != NBO_TUNE_OFF && r->comm->size > 1 &&
+           r->mem == &nbo_mem_host;
+}
+
+static void say(const struct nbo_request *r, const struct nbo_tune *t, const int *us, int pick)
+{
+    if (!r->comm->cfg.log || r->comm->rank != 0)
+        return;
+    fprintf(stderr, "libnbo: NBO_TUNE: P=%d, %d candidates of %d starts each (us, slowest rank):",
+            r->comm->size, t->ncand, TUNE_REPS);
+    for (int i = 0; i < t->ncand; i++)
+        fprintf(stderr, " %s/W=%d %d%s", nbo_algorithm_name(t->cand[i].algorithm),
+                t->cand[i].window, us[i], i == pick ? "*" : "");
+    fprintf(stderr, "; kept %s W=%d\n", nbo_algorithm_name(t->cand[pick].algorithm),
+            t->cand[pick].window);
+}
+
+/* The trial is over: agree, keep the fastest, rebuild where it is not the
+ * plan. */
+static int settle(struct nbo_request *r, struct nbo_tune *t)
+{
+    int us[TUNE_MAX];
+    for (int i = 0; i < t->ncand; i++) /* the max over ranks is minus the min of minus */
+        us[i] = t->best[i] < INT_MAX * 1e-6 ? -(int)(t->best[i] * 1e6) : INT_MIN + 1;
+    int rc = nbo_agree_min(r->comm, us, t->ncand);
+    if (rc != NBO_SUCCESS)
+        return rc;
+    int pick = 0;
+    for (int i = 0; i < t->ncand; i++) {
+        us[i] = -us[i];
+        if (us[i] < us[pick])
+            pick = i;
+    }
+    t->done = 1;
+    say(r, t, us, pick);
+    if (pick == t->cur)
+        return NBO_SUCCESS;
+    t->cur = pick;
+    return nbo_plan_rebuild(r, &t->cand[pick]);
+}
+
+int nbo_tune_start(struct nbo_request *r)
+{
+    struct nbo_tune *t = r->tune;
+    if (!t) {
+        if (!eligible(r))
+            return NBO_SUCCESS;
+        if (!(t = calloc(1, sizeof(*t))))
+            return NBO_ERR_NOMEM;
+        candidates(t, r);
+        for (int i = 0; i < TUNE_MAX; i++)
+            t->best[i] = INT_MAX * 1e-6;
+        t->done = t->ncand < 2;
+        r->tune = t;
+    }
+    if (t->done)
+        return NBO_SUCCESS;
+    if (t->starts == t->ncand * TUNE_REPS)
+        return settle(r, t);
+    const int c = t->starts++ / TUNE_REPS;
+    if (c != t->cur) {
+        int rc = nbo_plan_rebuild(r, &t->cand[c]);
+        if (rc != NBO_SUCCESS)
+            return rc;
+        t->cur = c;
+    }
+    t->t0 = nbo_now();
+    return NBO_SUCCESS;
+}
+
+void nbo_tune_finished(struct nbo_request *r, int status)
+{
+    struct nbo_tune *t = r->tune;
+    if (!t || t->done || status != NBO_SUCCESS)
+        return;
+    const double s = nbo_now() - t->t0;
+    if (s < t->best[t->cur])
+        t->best[t->cur] = s;
+}
+
+int nbo_tune_query(const struct nbo_request *r, nbo_choice_t *choice, int *trial_left)
+{
+    const struct nbo_tune *t = r->tune;
+    *choice = (nbo_choice_t){.algorithm = r->plan.args.algorithm, .window = r->plan.args.window};
+    *trial_left = t && !t->done ? t->ncand * TUNE_REPS - t->starts + 1 : 0;
+    return t != NULL;
+}
+
+void nbo_tune_free(struct nbo_request *r)
+{
+    free(r->tune);
+    r->tune = NULL;
+}

@@ -1,0 +1,137 @@
+/*
+ * test_tune.c - NBO_TUNE: a persistent request's first starts try each
+ * candidate (algorithm, window), then every rank keeps the same one.
+ * Links libnbo's static library to read the plan (tune.h).  Checks: the
+ * data is right at every start, across every rebuild; the trial lasts at
+ * most 17 starts and ends at the same start on every rank; every rank
+ * keeps the same choice; NBO_TUNE=window keeps the configured algorithm,
+ * NBO_TUNE=algorithm the configured window, off tunes nothing.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../libnbo/core.h"
+#include "../../libnbo/tune.h"
+#include "mpitest.h"
+
+enum { BLOCK = 512, STARTS = 24, COUNT = 3000 };
+
+static void alltoall_once(nbo_request_t *req, unsigned char *s, unsigned char *r, unsigned seed)
+{
+    for (int p = 0; p < mt_size; p++)
+        mt_fill(s + (size_t)p * BLOCK, BLOCK, mt_rank, p, seed);
+    memset(r, 0, (size_t)mt_size * BLOCK);
+    MT_OK(nbo_start(req));
+    MT_OK(nbo_wait(req));
+    unsigned char want[BLOCK];
+    for (int p = 0; p < mt_size; p++) {
+        mt_fill(want, BLOCK, p, mt_rank, seed);
+        if (memcmp(r + (size_t)p * BLOCK, want, BLOCK) != 0) {
+            mt_fail("tuned alltoall, start %u: block from rank %d wrong", seed, p);
+            return;
+        }
+    }
+}
+
+static void allreduce_once(nbo_request_t *req, int *in, int *out, unsigned seed)
+{
+    int *ref = malloc(sizeof(int) * COUNT);
+    for (int i = 0; i < COUNT; i++)
+        in[i] = (int)((seed * 7919u + (unsigned)i * 31u + (unsigned)mt_rank) % 1000u);
+    MPI_Allreduce(in, ref, COUNT, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MT_OK(nbo_start(req));
+    MT_OK(nbo_wait(req));
+    mt_compare(out, ref, sizeof(int) * COUNT, "tuned allreduce");
+    free(ref);
+}
+
+/* Every rank's choice and trial length equal rank 0's. */
+static void same_everywhere(nbo_request_t req, const char *what)
+{
+    nbo_choice_t c;
+    int left, v[3], lo[3], hi[3];
+    nbo_tune_query(req, &c, &left);
+    v[0] = (int)c.algorithm;
+    v[1] = c.window;
+    v[2] = left;
+    MPI_Allreduce(v, lo, 3, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(v, hi, 3, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (memcmp(lo, hi, sizeof(lo)) != 0)
+        mt_fail("%s: ranks differ (algorithm %d-%d, window %d-%d, trial left %d-%d)", what,
+                lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]);
+}
+
+/* mode, with the configured algorithm alg and window w: the trial, then
+ * the kept choice.  Returns the kept choice. */
+static nbo_choice_t tuned_alltoall(nbo_tune_t mode, nbo_algorithm_t alg, int w)
+{
+    nbo_config_t cfg;
+    mt_config(&cfg, alg);
+    cfg.window = w;
+    cfg.tune = mode;
+    nbo_comm_t comm;
+    nbo_choice_t kept = {NBO_ALG_AUTO, 0};
+    MT_OK(nbo_comm_create(MPI_COMM_WORLD, &cfg, &comm));
+    const size_t n = (size_t)mt_size * BLOCK;
+    unsigned char *s = malloc(n), *r = malloc(n);
+    nbo_request_t req = NBO_REQUEST_NULL;
+    MT_OK(nbo_alltoall_init(s, BLOCK, MPI_BYTE, r, BLOCK, MPI_BYTE, comm, &req));
+    int trial = -1; /* the start whose query first says the trial is over */
+    for (unsigned i = 0; i < STARTS && !mt_failures(); i++) {
+        alltoall_once(&req, s, r, i);
+        nbo_choice_t c;
+        int left;
+        const int tuned = nbo_tune_query(req, &c, &left);
+        if (tuned != (mode != NBO_TUNE_OFF && mt_size > 1))
+            mt_fail("mode %d: tuned %d at start %u", (int)mode, tuned, i);
+        if (left == 0 && trial < 0)
+            trial = (int)i;
+        if (i == 0 || left == 0)
+            same_everywhere(req, "tuned alltoall");
+        kept = c;
+    }
+    if (trial < 0 || trial > 17)
+        mt_fail("mode %d: the trial lasted %d starts (at most 17)", (int)mode, trial);
+    MT_OK(nbo_request_free(&req));
+    MT_OK(nbo_comm_free(&comm));
+    free(s);
+    free(r);
+    return kept;
+}
+
+static void tuned_allreduce(void)
+{
+    nbo_config_t cfg;
+    mt_config(&cfg, NBO_ALG_AUTO);
+    cfg.tune = NBO_TUNE_ON;
+    nbo_comm_t comm;
+    MT_OK(nbo_comm_create(MPI_COMM_WORLD, &cfg, &comm));
+    int *in = malloc(sizeof(int) * COUNT), *out = malloc(sizeof(int) * COUNT);
+    nbo_request_t req = NBO_REQUEST_NULL;
+    MT_OK(nbo_allreduce_init(in, out, COUNT, MPI_INT, MPI_SUM, comm, &req));
+    for (unsigned i = 0; i < STARTS && !mt_failures(); i++)
+        allreduce_once(&req, in, out, i);
+    same_everywhere(req, "tuned allreduce");
+    MT_OK(nbo_request_free(&req));
+    MT_OK(nbo_comm_free(&comm));
+    free(in);
+    free(out);
+}
+
+int main(int argc, char **argv)
+{
+    mt_init(&argc, &argv, "test_tune");
+    tuned_alltoall(NBO_TUNE_ON, NBO_ALG_AUTO, 8);
+    nbo_choice_t c = tuned_alltoall(NBO_TUNE_WINDOW, NBO_ALG_PAIRWISE, 8);
+    if (c.algorithm != NBO_ALG_PAIRWISE)
+        mt_fail("NBO_TUNE=window kept %s, not the configured pairwise",
+                nbo_algorithm_name(c.algorithm));
+    c = tuned_alltoall(NBO_TUNE_ALGORITHM, NBO_ALG_AUTO, 3);
+    if (c.window != 3)
+        mt_fail("NBO_TUNE=algorithm kept W = %d, not the configured 3", c.window);
+    c = tuned_alltoall(NBO_TUNE_OFF, NBO_ALG_AUTO, 2);
+    if (c.window != 2)
+        mt_fail("NBO_TUNE=off: W = %d, not the configured 2", c.window);
+    tuned_allreduce();
+    return mt_finish();
+}
