@@ -209,7 +209,7 @@ int nbo_plan_agree(struct nbo_request *r);
 /* The element-wise minimum of v[0..n) over the communicator's ranks, into
  * v (agree.c): within NBO_TIMEOUT (else NBO_ERR_TIMEOUT), progressing the
  * process's requests meanwhile.  n <= NBO_AGREE_MAX. */
-#define NBO_AGREE_MAX 8
+#define NBO_AGREE_MAX 16
 int nbo_agree_min(struct nbo_comm *c, int *v, int n);
 
 /* One call of a collective, as its entry point received it (coll.c runs

@@ -20,9 +20,11 @@
 #include "tune.h"
 
 enum {
-    TUNE_MAX = NBO_AGREE_MAX, /* candidates: one agreement holds their times */
+    TUNE_MAX = 10, /* candidates: 2 algorithms x 5 windows, in one agreement */
     TUNE_REPS = 2,            /* starts per candidate: the first may pay for warm-up */
 };
+
+_Static_assert(TUNE_MAX <= NBO_AGREE_MAX, "one agreement holds the candidates' times");
 
 struct nbo_tune {
     nbo_choice_t cand[TUNE_MAX];

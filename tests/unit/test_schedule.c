@@ -264,6 +264,41 @@ static int sweep(const coll_sweep_t *w)
 
 #define END_ALGS ((nbo_algorithm_t)-1)
 
+/* The tuner's candidates: AUTO's choice first, then every algorithm that
+ * fits (Bruck only for uniform blocks), each once. */
+static void candidates_fit(void **state)
+{
+    (void)state;
+    static const struct {
+        counts_kind_t counts;
+        size_t        block;
+        int           P, n;
+        nbo_algorithm_t first;
+    } cases[] = {
+        {COUNTS_UNIFORM, 100, 4, 2, NBO_ALG_PAIRWISE}, /* above bruck_max: pairwise first */
+        {COUNTS_UNIFORM, 4, 4, 2, NBO_ALG_BRUCK},
+        {COUNTS_IRREGULAR, 0, 4, 1, NBO_ALG_PAIRWISE},
+    };
+    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        sched_case_t c = {.P = cases[k].P, .counts = cases[k].counts, .block = cases[k].block,
+                          .send_contig = 1, .recv_contig = 1, .algorithm = NBO_ALG_AUTO,
+                          .window = 2, .bruck_max = 8};
+        assert_int_equal(sched_case_build(&c), 0);
+        nbo_sched_args_t a = sched_case_args(&c, 1);
+        nbo_algorithm_t got[8];
+        const int n = nbo_sched_candidates(&a, got, 8);
+        if (n != cases[k].n || got[0] != cases[k].first)
+            fail_msg("case %zu: %d candidates, first %s; expected %d, first %s", k, n,
+                     nbo_algorithm_name(got[0]), cases[k].n,
+                     nbo_algorithm_name(cases[k].first));
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < i; j++)
+                assert_int_not_equal(got[i], got[j]);
+        assert_int_equal(nbo_sched_candidates(&a, got, 1), 1);
+        sched_case_free(&c);
+    }
+}
+
 static void allgather_all(void **state)
 {
     (void)state;
@@ -516,6 +551,7 @@ int main(void)
         cmocka_unit_test(bruck_uniform),
         cmocka_unit_test(bruck_irregular_falls_back),
         cmocka_unit_test(auto_threshold),
+        cmocka_unit_test(candidates_fit),
         cmocka_unit_test(allgather_all),
         cmocka_unit_test(allgatherv_all),
         cmocka_unit_test(bcast_all),
