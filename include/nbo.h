@@ -512,6 +512,11 @@ int nbo_request_free(nbo_request_t *req);
 /* The algorithm the compiler chose for a request. */
 int nbo_request_algorithm(nbo_request_t req, nbo_algorithm_t *alg);
 
+/* A request's window (W) and, for a persistent request under NBO_TUNE,
+ * how many more starts its trial takes (0: what it runs now is kept, or it
+ * is not tuned; docs/tuning.md).  Either pointer may be NULL. */
+int nbo_request_tuning(nbo_request_t req, int *window, int *trial_left);
+
 /* Prints the request's compiled task list, one task a line. */
 int nbo_request_print(nbo_request_t req, FILE *out);
 

@@ -554,6 +554,23 @@ int nbo_request_algorithm(nbo_request_t req, nbo_algorithm_t *alg)
     return NBO_SUCCESS;
 }
 
+int nbo_request_tuning(nbo_request_t req, int *window, int *trial_left)
+{
+    int rc = nbo_request_check(&req);
+    if (rc != NBO_SUCCESS)
+        return rc;
+    nbo_lock();
+    nbo_choice_t choice;
+    int left;
+    nbo_tune_query(req, &choice, &left);
+    nbo_unlock();
+    if (window)
+        *window = choice.window;
+    if (trial_left)
+        *trial_left = left;
+    return NBO_SUCCESS;
+}
+
 int nbo_request_print(nbo_request_t req, FILE *out)
 {
     int rc = nbo_request_check(&req);

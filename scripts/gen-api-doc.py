@@ -112,6 +112,7 @@ SUMMARY = {
     "nbo_progress": "advance requests progressed inline",
     "nbo_request_free": "free an inactive request",
     "nbo_request_algorithm": "the algorithm the compiler chose for a request",
+    "nbo_request_tuning": "a request's window and what is left of its NBO_TUNE trial",
     "nbo_request_print": "print the task list of a request",
     "p3o_strerror": "the message for a P3O_ERR_* code",
     "p3o_last_error": "details of the last p3dfft_overlap failure",
@@ -343,6 +344,10 @@ ERRORS = {
     ],
     "nbo_request_algorithm": [
         ("NBO_ERR_ARG", "alg is NULL."),
+        ("NBO_ERR_REQUEST_NULL", "req is NBO_REQUEST_NULL."),
+        ("NBO_ERR_REQUEST", None),
+    ],
+    "nbo_request_tuning": [
         ("NBO_ERR_REQUEST_NULL", "req is NBO_REQUEST_NULL."),
         ("NBO_ERR_REQUEST", None),
     ],
@@ -874,6 +879,24 @@ void show_choice(nbo_request_t req)
     nbo_algorithm_t alg;
     if (nbo_request_algorithm(req, &alg) == NBO_SUCCESS)
         printf("compiled as %s\n", nbo_algorithm_name(alg));
+}
+''',
+    "nbo_request_tuning": r'''
+#include <stdio.h>
+#include <nbo.h>
+
+/* Start a tuned persistent request until its trial is over. */
+int settle(nbo_request_t *req)
+{
+    int left = 1, rc = NBO_SUCCESS;
+    while (left > 0 && rc == NBO_SUCCESS) {
+        rc = nbo_start(req);
+        if (rc == NBO_SUCCESS)
+            rc = nbo_wait(req);
+        if (rc == NBO_SUCCESS)
+            rc = nbo_request_tuning(*req, NULL, &left);
+    }
+    return rc;
 }
 ''',
     "nbo_request_print": r'''

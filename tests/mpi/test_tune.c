@@ -88,6 +88,11 @@ static nbo_choice_t tuned_alltoall(nbo_tune_t mode, nbo_algorithm_t alg, int w)
             trial = (int)i;
         if (i == 0 || left == 0)
             same_everywhere(req, "tuned alltoall");
+        int pub_w = -1, pub_left = -1; /* the public view says the same */
+        MT_OK(nbo_request_tuning(req, &pub_w, &pub_left));
+        if (pub_w != c.window || pub_left != left)
+            mt_fail("nbo_request_tuning: W = %d, %d left; the plan: W = %d, %d left", pub_w,
+                    pub_left, c.window, left);
         kept = c;
     }
     if (trial < 0 || trial > 21)
@@ -133,5 +138,7 @@ int main(int argc, char **argv)
     if (c.window != 2)
         mt_fail("NBO_TUNE=off: W = %d, not the configured 2", c.window);
     tuned_allreduce();
+    int w;
+    MT_EXPECT(NBO_ERR_REQUEST_NULL, nbo_request_tuning(NBO_REQUEST_NULL, &w, NULL));
     return mt_finish();
 }
