@@ -33,6 +33,7 @@
 #include <nbo.h>
 
 #include "busy.h"
+#include "sizes.h"
 #include "stats.h"
 
 typedef struct halo {
@@ -185,17 +186,6 @@ static int one_size(halo_t *h, size_t face, int iters, int rounds, int rank, int
     return any;
 }
 
-static size_t parse_size(const char *s)
-{
-    char *end;
-    size_t v = strtoull(s, &end, 10);
-    if (*end == 'K' || *end == 'k')
-        v <<= 10;
-    else if (*end == 'M' || *end == 'm')
-        v <<= 20;
-    return v;
-}
-
 int main(int argc, char **argv)
 {
     int provided, rank, P;
@@ -261,7 +251,7 @@ int main(int argc, char **argv)
     int bad = 0;
     char *list = strdup(faces), *save = NULL;
     for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-        bad |= one_size(&h, parse_size(tok) / sizeof(double) * sizeof(double), iters, rounds,
+        bad |= one_size(&h, bench_size(tok, NULL) / sizeof(double) * sizeof(double), iters, rounds,
                        rank, check);
     free(list);
     if (rank == 0) {

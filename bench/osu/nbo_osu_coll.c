@@ -31,6 +31,7 @@
  * See bench/osu/README.md and docs/benchmarks.md.
  */
 #define _GNU_SOURCE /* RTLD_DEFAULT */
+#include "sizes.h"
 #include "stats.h"
 #include "busy.h"
 #include "osu.h"
@@ -95,25 +96,6 @@ static const char usage[] =
     "       collective and size (a CSV of another run, e.g. MPI alone), so that runs\n"
     "       compare at the same compute; sizes not in it use this run's exchange\n";
 
-/* "64K", "1M", "65536"; 0 on error. */
-static size_t parse_size(const char *s, const char **end)
-{
-    char *e;
-    errno = 0;
-    unsigned long long v = strtoull(s, &e, 10);
-    if (errno || e == s)
-        return 0;
-    if (*e == 'K' || *e == 'k')
-        v <<= 10, e++;
-    else if (*e == 'M' || *e == 'm')
-        v <<= 20, e++;
-    else if (*e == 'G' || *e == 'g')
-        v <<= 30, e++;
-    if (end)
-        *end = e;
-    return (size_t)v;
-}
-
 static int parse_sizes(const char *arg, options_t *o)
 {
     const char *colon = strchr(arg, ':');
@@ -121,13 +103,13 @@ static int parse_sizes(const char *arg, options_t *o)
     if (colon || !strchr(arg, ',')) {
         /* OSU: MAX, MIN:MAX, MIN: */
         if (colon && colon != arg) {
-            o->min_size = parse_size(arg, &e);
+            o->min_size = bench_size(arg, &e);
             if (!o->min_size || e != colon)
                 return -1;
         }
         const char *max = colon ? colon + 1 : arg;
         if (*max) {
-            o->max_size = parse_size(max, &e);
+            o->max_size = bench_size(max, &e);
             if (!o->max_size || *e)
                 return -1;
         }
@@ -136,7 +118,7 @@ static int parse_sizes(const char *arg, options_t *o)
     }
     o->nsizes = 0;
     for (const char *p = arg; *p;) {
-        size_t v = parse_size(p, &e);
+        size_t v = bench_size(p, &e);
         if (!v || (*e && *e != ',') || o->nsizes == MAX_SIZES)
             return -1;
         o->sizes[o->nsizes++] = v;

@@ -11,6 +11,7 @@
  * is the slowest rank's, and the figure is the median block per operation,
  * so a noisy machine's drift touches every method alike.
  */
+#include "sizes.h"
 #include "stats.h"
 #include "bench.h"
 
@@ -63,13 +64,11 @@ static int parse_sizes(const char *s, lat_options_t *o)
 {
     o->nsizes = 0;
     for (const char *p = s; p && *p && o->nsizes < BENCH_MAX_SIZES;) {
-        char *end;
-        double v = strtod(p, &end);
-        if (*end == 'k' || *end == 'K')
-            v *= 1024, end++;
+        const char *end;
+        size_t v = bench_size(p, &end);
         if (v < 1 || (*end && *end != ','))
             return -1;
-        o->sizes[o->nsizes++] = (size_t)v;
+        o->sizes[o->nsizes++] = v;
         p = *end ? end + 1 : NULL;
     }
     return o->nsizes > 0 ? 0 : -1;

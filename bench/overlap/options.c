@@ -1,5 +1,6 @@
 /* options.c - command line of nbo_overlap (OSU-like letters where OSU has them). */
 #include "bench.h"
+#include "sizes.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -46,17 +47,6 @@ static void usage(FILE *f)
         "               for the ceiling), or MPI_Barrier for every row (OSU's choice)\n"
         "  -V           no verdict lines\n"
         "  -h           this help\n");
-}
-
-static size_t parse_size(const char *s)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (*end == 'k' || *end == 'K')
-        v *= 1024;
-    else if (*end == 'm' || *end == 'M')
-        v *= 1024 * 1024;
-    return v < 1 ? 0 : (size_t)v;
 }
 
 static const char *const coll_names[COLL_N] = {"alltoall", "allreduce", "allgather", "bcast"};
@@ -114,14 +104,14 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
         }
         case 'm': {
             const char *colon = strchr(optarg, ':');
-            o->min_size = parse_size(optarg);
-            o->max_size = colon ? parse_size(colon + 1) : o->min_size;
+            o->min_size = bench_size(optarg, NULL);
+            o->max_size = colon ? bench_size(colon + 1, NULL) : o->min_size;
             swept = 1;
             break;
         }
         case 'S':
             for (char *p = optarg; p && *p && o->nsizes < BENCH_MAX_SIZES;) {
-                o->sizes[o->nsizes++] = parse_size(p);
+                o->sizes[o->nsizes++] = bench_size(p, NULL);
                 p = strchr(p, ',');
                 p = p ? p + 1 : NULL;
             }

@@ -25,6 +25,7 @@
 
 #include <nbo.h>
 
+#include "sizes.h"
 #include "stats.h"
 
 enum { MAXWAYS = 16, MPI_A2A = -1, MPI_IA2A = -2 };
@@ -147,17 +148,6 @@ static int ways_make(way_t *ways, int P)
     return n + 4;
 }
 
-static size_t parse_size(const char *s)
-{
-    char *end;
-    size_t v = strtoull(s, &end, 10);
-    if (*end == 'K' || *end == 'k')
-        v <<= 10;
-    else if (*end == 'M' || *end == 'm')
-        v <<= 20;
-    return v;
-}
-
 static void one_size(run_t *x)
 {
     way_t ways[MAXWAYS];
@@ -254,7 +244,7 @@ int main(int argc, char **argv)
     }
     char *list = strdup(sizes), *save = NULL;
     for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        x.block = parse_size(tok);
+        x.block = bench_size(tok, NULL);
         one_size(&x);
     }
     free(list);

@@ -1,0 +1,14 @@
+/*
+ * sizes.h - byte sizes on the benchmarks' command lines ("64K", "1M",
+ * "65536"), shared by all of them (no MPI, no libnbo).
+ */
+#ifndef NBO_BENCH_SIZES_H
+#define NBO_BENCH_SIZES_H
+
+#include <stddef.h>
+
+/* The size at s, with an optional K, M or G (powers of 1024); 0 on error.
+ * *end (if end) is set past what was read. */
+size_t bench_size(const char *s, const char **end);
+
+#endif
