@@ -211,6 +211,13 @@ int nbo_plan_agree(struct nbo_request *r);
  * process's requests meanwhile.  n <= NBO_AGREE_MAX. */
 #define NBO_AGREE_MAX 16
 int nbo_agree_min(struct nbo_comm *c, int *v, int n);
+/* The same in two halves, so that nothing waits for it in between:
+ * begin (NULL on error), then end, which waits as nbo_agree_min does
+ * (within NBO_TIMEOUT) and frees it either way; an agreement never ended
+ * is dropped (kept, since MPI may still write it). */
+struct nbo_agreement *nbo_agree_begin(struct nbo_comm *c, const int *v, int n);
+int nbo_agree_end(struct nbo_comm *c, struct nbo_agreement *a, int *v);
+void nbo_agree_drop(struct nbo_agreement *a);
 
 /* One call of a collective, as its entry point received it (coll.c runs
  * every collective through one path: validate, describe in bytes, check,

@@ -22,6 +22,7 @@
 enum {
     TUNE_MAX = 10, /* candidates: 2 algorithms x 5 windows, in one agreement */
     TUNE_REPS = 2,            /* starts per candidate: the first may pay for warm-up */
+    TUNE_CHECK = 32,          /* kept: starts per drift check */
 };
 
 _Static_assert(TUNE_MAX <= NBO_AGREE_MAX, "one agreement holds the candidates' times");
@@ -34,7 +35,22 @@ struct nbo_tune {
     double       t0;         /* this start's time (nbo_now) */
     double       best[TUNE_MAX]; /* seconds, this rank's fastest run of each */
     int          done;       /* the trial is over: the plan is the choice */
+    /* Kept: each TUNE_CHECK starts, the slowest rank's fastest run of them
+     * is agreed without waiting (begun at one check, ended at the next); a
+     * time beyond TUNE_DRIFT times the trial's (the fastest of its runs
+     * too, so like is compared with like) runs the trial again. */
+    int          kept_us;    /* the kept candidate's agreed trial time */
+    int          since;      /* starts since the trial or the last check */
+    double       recent;     /* this rank's fastest run since the last check */
+    struct nbo_agreement *check;
+    int          retrials;
 };
+
+/* How much slower than in its trial the kept choice may run before the
+ * trial is run again: beyond the noise of a shared machine, in ratio and
+ * in time (a few scheduler wake-ups). */
+static const double TUNE_DRIFT = 1.5;
+enum { TUNE_DRIFT_US = 200 };
 
 static int tunes_algorithm(nbo_tune_t m) { return m == NBO_TUNE_ON || m == NBO_TUNE_ALGORITHM; }
 static int tunes_window(nbo_tune_t m) { return m == NBO_TUNE_ON || m == NBO_TUNE_WINDOW; }
@@ -114,11 +130,52 @@ static int settle(struct nbo_request *r, struct nbo_tune *t)
             pick = i;
     }
     t->done = 1;
+    t->kept_us = us[pick];
     say(r, t, us, pick);
     if (pick == t->cur)
         return NBO_SUCCESS;
     t->cur = pick;
     return nbo_plan_rebuild(r, &t->cand[pick]);
+}
+
+/* The trial again: every rank decides alike, on the same agreed time. */
+static void retry(struct nbo_request *r, struct nbo_tune *t, int us)
+{
+    if (r->comm->cfg.log && r->comm->rank == 0)
+        fprintf(stderr,
+                "libnbo: NBO_TUNE: %s W=%d ran in %d us at best against %d in its trial: "
+                "trial again\n",
+                nbo_algorithm_name(t->cand[t->cur].algorithm), t->cand[t->cur].window, us,
+                t->kept_us);
+    t->done = 0;
+    t->starts = 0;
+    t->since = 0;
+    t->retrials++;
+    for (int i = 0; i < TUNE_MAX; i++)
+        t->best[i] = INT_MAX * 1e-6;
+}
+
+static int drift_check(struct nbo_request *r, struct nbo_tune *t)
+{
+    if (t->ncand < 2 || ++t->since < TUNE_CHECK)
+        return NBO_SUCCESS;
+    t->since = 0;
+    if (t->check) {
+        int v;
+        struct nbo_agreement *a = t->check;
+        t->check = NULL;
+        int rc = nbo_agree_end(r->comm, a, &v);
+        if (rc != NBO_SUCCESS)
+            return rc;
+        if (-v > TUNE_DRIFT * t->kept_us + TUNE_DRIFT_US) {
+            retry(r, t, -v);
+            return NBO_SUCCESS;
+        }
+    }
+    int v = -(int)(t->recent < INT_MAX * 1e-6 ? t->recent * 1e6 : INT_MAX); /* max = -min(-x) */
+    t->recent = INT_MAX * 1e-6;
+    t->check = nbo_agree_begin(r->comm, &v, 1);
+    return t->check ? NBO_SUCCESS : NBO_ERR_MPI;
 }
 
 int nbo_tune_start(struct nbo_request *r)
@@ -133,31 +190,35 @@ int nbo_tune_start(struct nbo_request *r)
         for (int i = 0; i < TUNE_MAX; i++)
             t->best[i] = INT_MAX * 1e-6;
         t->done = t->ncand < 2;
+        t->recent = INT_MAX * 1e-6;
         r->tune = t;
     }
+    int rc = NBO_SUCCESS;
     if (t->done)
-        return NBO_SUCCESS;
-    if (t->starts == t->ncand * TUNE_REPS)
-        return settle(r, t);
-    const int c = t->starts++ / TUNE_REPS;
-    if (c != t->cur) {
-        int rc = nbo_plan_rebuild(r, &t->cand[c]);
-        if (rc != NBO_SUCCESS)
-            return rc;
-        t->cur = c;
+        rc = drift_check(r, t);
+    else if (t->starts == t->ncand * TUNE_REPS)
+        rc = settle(r, t);
+    if (rc == NBO_SUCCESS && !t->done) { /* a start of the trial: its candidate */
+        const int c = t->starts++ / TUNE_REPS;
+        if (c != t->cur && (rc = nbo_plan_rebuild(r, &t->cand[c])) == NBO_SUCCESS)
+            t->cur = c;
     }
     t->t0 = nbo_now();
-    return NBO_SUCCESS;
+    return rc;
 }
 
 void nbo_tune_finished(struct nbo_request *r, int status)
 {
     struct nbo_tune *t = r->tune;
-    if (!t || t->done || status != NBO_SUCCESS)
+    if (!t || status != NBO_SUCCESS)
         return;
     const double s = nbo_now() - t->t0;
-    if (s < t->best[t->cur])
+    if (t->done) {
+        if (s < t->recent)
+            t->recent = s;
+    } else if (s < t->best[t->cur]) {
         t->best[t->cur] = s;
+    }
 }
 
 int nbo_tune_query(const struct nbo_request *r, nbo_choice_t *choice, int *trial_left)
@@ -170,6 +231,8 @@ int nbo_tune_query(const struct nbo_request *r, nbo_choice_t *choice, int *trial
 
 void nbo_tune_free(struct nbo_request *r)
 {
+    if (r->tune)
+        nbo_agree_drop(r->tune->check);
     free(r->tune);
     r->tune = NULL;
 }

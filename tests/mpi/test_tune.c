@@ -5,10 +5,13 @@
  * data is right at every start, across every rebuild; the trial lasts at
  * most 21 starts and ends at the same start on every rank; every rank
  * keeps the same choice; NBO_TUNE=window keeps the configured algorithm,
- * NBO_TUNE=algorithm the configured window, off tunes nothing.
+ * NBO_TUNE=algorithm the configured window, off tunes nothing; and, in
+ * inline progress (where a run ends at the caller's wait), runs made slow
+ * by waiting late start the trial again on every rank.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../libnbo/core.h"
 #include "../../libnbo/tune.h"
@@ -123,6 +126,47 @@ static void tuned_allreduce(void)
     free(out);
 }
 
+/* After the trial, every run made slower than the trial's by waiting 20
+ * ms before nbo_wait: within 2 drift checks (64 starts) the trial runs
+ * again.  Inline progress only: there a run ends at the wait. */
+static void drift(void)
+{
+    nbo_config_t cfg;
+    mt_config(&cfg, NBO_ALG_AUTO);
+    cfg.tune = NBO_TUNE_WINDOW;
+    nbo_comm_t comm;
+    MT_OK(nbo_comm_create(MPI_COMM_WORLD, &cfg, &comm));
+    nbo_comm_info_t info;
+    nbo_comm_query(comm, &info);
+    const size_t n = (size_t)mt_size * BLOCK;
+    unsigned char *s = calloc(1, n), *r = calloc(1, n);
+    nbo_request_t req = NBO_REQUEST_NULL;
+    MT_OK(nbo_alltoall_init(s, BLOCK, MPI_BYTE, r, BLOCK, MPI_BYTE, comm, &req));
+    int left = 1, again = 0;
+    for (int i = 0; i < 40 && left > 0 && !mt_failures(); i++) { /* the trial */
+        MT_OK(nbo_start(&req));
+        MT_OK(nbo_wait(&req));
+        MT_OK(nbo_request_tuning(req, NULL, &left));
+    }
+    for (int i = 0; i < 3 * 32 && !again && !mt_failures(); i++) {
+        MT_OK(nbo_start(&req));
+        usleep(20000);
+        MT_OK(nbo_wait(&req));
+        MT_OK(nbo_request_tuning(req, NULL, &left));
+        again = left > 0;
+    }
+    int all;
+    MPI_Allreduce(&again, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (left != 0 && !all)
+        mt_fail("the trial ran again on some ranks only");
+    if (info.progress == NBO_PROGRESS_INLINE && !all)
+        mt_fail("runs slower than in the trial (20 ms late waits) did not start it again");
+    MT_OK(nbo_request_free(&req));
+    MT_OK(nbo_comm_free(&comm));
+    free(s);
+    free(r);
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv, "test_tune");
@@ -138,6 +182,8 @@ int main(int argc, char **argv)
     if (c.window != 2)
         mt_fail("NBO_TUNE=off: W = %d, not the configured 2", c.window);
     tuned_allreduce();
+    if (mt_size > 2)
+        drift();
     int w;
     MT_EXPECT(NBO_ERR_REQUEST_NULL, nbo_request_tuning(NBO_REQUEST_NULL, &w, NULL));
     return mt_finish();
