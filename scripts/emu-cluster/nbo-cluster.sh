@@ -12,7 +12,7 @@
 #                                                   build it (stays up)
 #   nbo-cluster.sh down                             remove all of it
 #   nbo-cluster.sh exec [-N hosts] [-k K] -- CMD... mpiexec on a cluster that is up
-#   nbo-cluster.sh run  [-N hosts] [-k K] [-r rate] -- CMD...
+#   nbo-cluster.sh run  [-N hosts] [-k K] [-r rate] [-S rate[:buffer]] -- CMD...
 #                                                   up + exec + down, always down
 #   nbo-cluster.sh status
 #
