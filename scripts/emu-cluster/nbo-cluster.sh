@@ -8,10 +8,11 @@
 # the ranks in the namespaces through hydra-launcher.sh.  Why each step:
 # README.md in this folder.
 #
-#   nbo-cluster.sh up   [-N hosts] [-r rate]        build it (stays up)
+#   nbo-cluster.sh up   [-N hosts] [-r rate] [-S rate[:buffer]]
+#                                                   build it (stays up)
 #   nbo-cluster.sh down                             remove all of it
 #   nbo-cluster.sh exec [-N hosts] [-k K] -- CMD... mpiexec on a cluster that is up
-#   nbo-cluster.sh run  [-N hosts] [-k K] [-r rate] -- CMD...
+#   nbo-cluster.sh run  [-N hosts] [-k K] [-r rate] [-S rate[:buffer]] -- CMD...
 #                                                   up + exec + down, always down
 #   nbo-cluster.sh status
 #
@@ -19,7 +20,10 @@
 # 200mbit; 1gbit is the second standard point), -B tbf burst (default 72kb,
 # or NBO_CLUSTER_BURST), -G the veths' GSO size in bytes (default 65536, or
 # NBO_CLUSTER_GSO; see below), -C the hosts' TCP congestion control
-# (default cubic, or NBO_CLUSTER_CC; see below), -t seconds: timeout of the
+# (default cubic, or NBO_CLUSTER_CC; see below), -S RATE[:BUFFER] a
+# shared switch (or NBO_CLUSTER_SWITCH; default none): each of its output
+# ports toward a host sends at RATE from a BUFFER of bytes (default 256kb),
+# so that incast at one receiver queues and drops there, -t seconds: timeout of the
 # mpiexec (default 600), -d PATTERN -g SECONDS: a job whose output showed
 # PATTERN is ended after SECONDS more and counted as finished (UCX tcp can
 # hang in MPI_Finalize, openucx/ucx#8738).  Every NBO_* variable set in the caller's
@@ -67,6 +71,9 @@ cc=${NBO_CLUSTER_CC:-cubic}
 # A namespace may only choose an algorithm on the machine's allowed list;
 # what it was before `up` is kept here and put back by `down`.
 CC_SAVED=/run/nbo-cluster.allowed-cc
+# The switch: empty, the bridge forwards at once and each host's own link
+# is the only queue (it never sees incast: a sender's queue is its own).
+switch=${NBO_CLUSTER_SWITCH:-}
 timeout_s=600
 mpiexec_pid=
 done_pattern=""
@@ -165,6 +172,16 @@ cc_allow_restore() {
     rm -f "$CC_SAVED"
 }
 
+# The switch's output port toward one host: the bridge-side leg of its
+# veth sends from a byte-limited queue at the port rate (an output-queued
+# switch); a packet that finds the queue full is dropped, as on a real port.
+switch_port_add() {
+    local port=$1 sw_rate=${switch%%:*} sw_buf=256kb
+    case "$switch" in *:*) sw_buf=${switch#*:} ;; esac
+    tc qdisc add dev "$port" root tbf rate "$sw_rate" burst "$burst" limit "$sw_buf" ||
+        die "cannot shape switch port $port (-S '$switch': RATE[:BUFFER], e.g. 1gbit:256kb)"
+}
+
 cluster_up() {
     [ "$hosts" -ge 1 ] && [ "$hosts" -le $MAX_HOSTS ] || die "-N must be 1..$MAX_HOSTS"
     cluster_down
@@ -185,6 +202,7 @@ cluster_up() {
         ip -n "$ns" link set eth0 gso_max_size "$gso" ||
             die "cannot set gso_max_size $gso on $ns's eth0"
         ip link set "v$ns" gso_max_size "$gso" || true
+        [ -z "$switch" ] || switch_port_add "v$ns"
         ip -n "$ns" link set eth0 up
         ip -n "$ns" link set lo up
         # Egress shaping of the host's link; 50 ms of queue at most.
@@ -203,7 +221,7 @@ cluster_up() {
     else
         sleep 0.3
     fi
-    log "up: $hosts hosts $(host_name 1)..$(host_name "$hosts") ($(host_addr 1)..$(host_addr "$hosts")), tbf $rate burst $burst, GSO $gso, TCP $cc"
+    log "up: $hosts hosts $(host_name 1)..$(host_name "$hosts") ($(host_addr 1)..$(host_addr "$hosts")), tbf $rate burst $burst, GSO $gso, TCP $cc${switch:+, switch ports $switch}"
 }
 
 hosts_up() {
@@ -308,6 +326,7 @@ while [ $# -gt 0 ]; do
     -B) burst=$2; shift 2 ;;
     -G) gso=$2; shift 2 ;;
     -C) cc=$2; shift 2 ;;
+    -S) switch=$2; shift 2 ;;
     -t) timeout_s=$2; shift 2 ;;
     -d) done_pattern=$2; shift 2 ;;
     -g) grace_s=$2; shift 2 ;;

@@ -4,8 +4,10 @@
 # Checks what nbo-cluster.sh promises about each host, not just that jobs
 # run: the TCP congestion control it sets (cubic by default, -C otherwise;
 # the machine's own default may differ, e.g. bbr), the tbf shaper on eth0,
-# that `down` puts the machine's allowed list back, and that an unknown
-# algorithm is refused before anything is built.
+# that `down` puts the machine's allowed list back, that an unknown
+# algorithm is refused before anything is built, and that the shared
+# switch (-S) shapes its ports: two senders into one receiver together get
+# at most the port's rate, and its queue drops.
 # Exit: 0 passed, 1 a check failed, 77 (SKIP) not root / no netns.
 set -euo pipefail
 
@@ -18,7 +20,7 @@ mkdir -p /run/lock
 exec 9>/run/lock/nbo-cluster.lock
 flock -w 900 9 || { echo "emulated cluster busy" >&2; exit 1; }
 export NBO_CLUSTER_LOCKED=$$ NBO_CLUSTER_QUIET=1
-unset NBO_CLUSTER_CC
+unset NBO_CLUSTER_CC NBO_CLUSTER_SWITCH
 trap 'rc=$?; trap - EXIT; "$CLUSTER" down 2>/dev/null; exit $rc' EXIT
 
 failures=0
@@ -48,6 +50,24 @@ check "unknown algorithm: exit status" 1 "$rc"
 case "$out" in *"'no_such_cc' not available"*) m=said ;; *) m="$out" ;; esac
 check "unknown algorithm: message" said "$m"
 check "unknown algorithm: no host built" 0 "$(ip netns list | grep -c '^nbh' || true)"
+
+# Incast through the switch: two hosts at 200mbit each into host 1, whose
+# port sends 100mbit from 128 KB.  Without the switch they would get
+# about 380 Mbit/s together (measured); through it at most 100 (5 % for the first
+# bucket and timing), and the port drops what its queue cannot hold.
+"$CLUSTER" up -N 3 -r 200mbit -S 100mbit:128kb
+check "switch port toward host 1" "tbf 100Mbit" "$(tc qdisc show dev vnbh1 | awk '{print $2, $8}')"
+ip netns exec nbh1 python3 "$HERE/incast.py" recv 192.0.2.11 2 >"${TMPDIR:-/tmp}/incast.$$" &
+recv=$!
+ip netns exec nbh2 python3 "$HERE/incast.py" send 192.0.2.11 2 &
+ip netns exec nbh3 python3 "$HERE/incast.py" send 192.0.2.11 2
+wait
+bps=$(cat "${TMPDIR:-/tmp}/incast.$$"); rm -f "${TMPDIR:-/tmp}/incast.$$"
+echo "incast: 2 senders into one 100mbit port: ${bps:-?} bit/s"
+check "incast goodput within the port rate" yes "$([ "${bps:-999999999}" -le 105000000 ] && echo yes || echo "no: $bps")"
+drops=$(tc -s qdisc show dev vnbh1 | sed -n 's/.*(dropped \([0-9]*\),.*/\1/p')
+check "incast drops at the switch port" yes "$([ "${drops:-0}" -gt 0 ] && echo yes || echo "no: ${drops:-none}")"
+"$CLUSTER" down
 
 [ $failures -eq 0 ] || { echo "$failures check(s) failed"; exit 1; }
 echo "testbed: all checks passed"
