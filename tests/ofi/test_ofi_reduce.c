@@ -126,7 +126,7 @@ static void persistent(nbo_comm_t comm, int all, int dbl, int offload)
 {
     const MPI_Datatype t = dbl ? MPI_DOUBLE : MPI_INT;
     const size_t es = dbl ? sizeof(double) : sizeof(int);
-    char *s = malloc(es * B * (size_t)size), *r = malloc(es * B), *ref = malloc(es * B);
+    char *s = calloc((size_t)size * B, es), *r = malloc(es * B), *ref = malloc(es * B);
     nbo_request_t p;
     if (call(all, s, r, NULL, t, MPI_SUM, comm, &p, 1) != NBO_SUCCESS) {
         FAIL("persistent init failed");
