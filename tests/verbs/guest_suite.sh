@@ -48,6 +48,8 @@ done
 # The other collectives at P = 2 and 3 (about 70 s together).
 colls="mpi/test_allreduce:2 mpi/test_allreduce:3 mpi/test_bcast:2 mpi/test_bcast:3 mpi/test_allgather:2"
 colls="$colls mpi/test_allgather:3 mpi/test_reduce_scatter:2 mpi/test_reduce_scatter:3"
+# Neighbourhood collectives at P = 2 (both neighbours one rank).
+colls="$colls mpi/test_neighbor:2"
 # Compressed all-to-alls: the codecs' scratch messages through the verbs
 # engine's registration (docs/compression.md).
 want more && for t in ${NBO_VERBS_SUITE_MORE:-mpi/test_alltoallv:3 mpi/test_inplace:3 mpi/test_multi:3 mpi/test_codec:3 progress/test_background:3 progress/test_waiter_drives:2 $colls}; do
