@@ -17,7 +17,7 @@
  * column is the median over rounds.  The default is the way the library
  * takes unconfigured (AUTO with NBO_WINDOW's default); the trial's cost is
  * the sum of the tuned request's trial starts over as many starts of the
- * way it kept.  Data are checked once per way and size.
+ * way it kept (column kept).  Data are checked once per way and size.
  *
  *   mpiexec -n 16 nbo_sweep [-m 64K,256K,1M,4M] [-i 5] [-r 3]
  */
@@ -174,6 +174,12 @@ static void one_size(run_t *x)
             fail("nbo_request_tuning failed");
     }
     bad |= data_wrong(&ways[tuned], x);
+    nbo_algorithm_t kept_alg = NBO_ALG_AUTO;
+    int kept_w = 0;
+    nbo_request_algorithm(ways[tuned].req, &kept_alg);
+    nbo_request_tuning(ways[tuned].req, &kept_w, NULL);
+    char kept[32];
+    snprintf(kept, sizeof(kept), "%s/%d", kept_alg == NBO_ALG_BRUCK ? "bruck" : "pair", kept_w);
     /* One way's request at a time besides the tuned one: a Bruck list's
      * scratch is several times the receive buffer, and 12 requests at
      * 4 MiB per peer do not fit 16 ranks in this machine's memory.  Made
@@ -203,7 +209,7 @@ static void one_size(run_t *x)
         for (int i = 0; i < nw; i++)
             printf(" %*.2f", (int)strlen(ways[i].name) > 9 ? (int)strlen(ways[i].name) : 9,
                    med[i] * 1e3);
-        printf(" %9s %10.2f %10.2f %10.2f\n", ways[best].name, med[tuned] / med[best],
+        printf(" %9s %9s %10.2f %10.2f %10.2f\n", ways[best].name, kept, med[tuned] / med[best],
                med[def] / med[best], trial_s / (trial * med[tuned]));
         fflush(stdout);
     }
@@ -252,7 +258,7 @@ int main(int argc, char **argv)
         printf("#   bytes");
         for (int i = 0; i < nw; i++)
             printf(" %9s", ways[i].name);
-        printf(" %9s %10s %10s %10s\n", "best", "tuned/best", "def/best", "trial/op");
+        printf(" %9s %9s %10s %10s %10s\n", "best", "kept", "tuned/best", "def/best", "trial/op");
     }
     char *list = strdup(sizes), *save = NULL;
     for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
