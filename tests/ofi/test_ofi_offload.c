@@ -21,25 +21,11 @@
  * host path (a fallback counted, no task offloaded) and is still right,
  * while the all-to-all, which needs none, stays offloaded.
  */
-#include <mpi.h>
-#include <nbo.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "../../offload/ofi/ofi_stats.h"
-
-static int rank, size, failures;
-
-#define FAIL(...)                                                        \
-    do {                                                                 \
-        if (failures++ < 5) {                                            \
-            fprintf(stderr, "[test_ofi_offload %d/%d] ", rank, size);    \
-            fprintf(stderr, __VA_ARGS__);                                \
-            fputc('\n', stderr);                                         \
-        }                                                                \
-    } while (0)
+#include "ofi_test.h"
 
 enum { N = 65536 };
 
@@ -145,24 +131,7 @@ static void coll_measured(int c, nbo_comm_t comm, int offload)
         FAIL("%s failed", cname[c]);
     nbo_ofi_stats_read(&s2);
     coll_verify(c);
-    const long off = s2.offload_tasks - s0.offload_tasks, host = s2.host_tasks - s0.host_tasks;
-    const long polls = s1.progress_calls - s0.progress_calls;
-    const long inflight = s1.inflight_polls - s0.inflight_polls;
-    printf("test_ofi_offload rank %d: %s: %ld tasks offloaded, %ld posted by the host, %ld polls "
-           "(%ld while offloaded), done before the wait: %s\n",
-           rank, cname[c], off, host, polls, inflight, flag ? "yes" : "no");
-    if (offload) {
-        if (off == 0 || host != 0)
-            FAIL("%s: offloaded %ld and host-posted %ld tasks, expected >0 and 0", cname[c], off,
-                 host);
-        if (inflight > 2 || polls > 5)
-            FAIL("%s: the engine was polled %ld times (%ld while offloaded)", cname[c], polls,
-                 inflight);
-        if (!flag)
-            FAIL("%s: offloaded, not ended after 500 ms", cname[c]);
-    } else if (off != 0 || host == 0)
-        FAIL("%s: offloaded %ld and host-posted %ld tasks, expected 0 and >0", cname[c], off,
-             host);
+    ofi_test_verdict(cname[c], &s0, &s1, &s2, flag, offload, 5, 500);
 }
 
 /* A persistent broadcast and allgather started together 30 times (two
@@ -260,34 +229,16 @@ int main(int argc, char **argv)
 {
     int provided;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
     const char *expect = getenv("NBO_TEST_EXPECT");
     const int offload = expect && strcmp(expect, "offload") == 0;
     /* Broadcasts and allgathers are offloaded with NBO_OFI_OFFLOAD=all. */
     const char *mode = getenv("NBO_OFI_OFFLOAD");
     const int forwards = offload && mode && strcmp(mode, "all") == 0;
-    char detail[128];
-    int avail = nbo_engine_available("ofi", detail, sizeof(detail)), all = avail;
-    MPI_Allreduce(&avail, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (all != NBO_SUCCESS || provided != MPI_THREAD_MULTIPLE) {
-        if (rank == 0)
-            printf("test_ofi_offload: SKIP (ofi engine: %s)\n", detail);
-        MPI_Finalize();
-        return 77;
-    }
     nbo_config_t cfg;
-    nbo_config_init(&cfg);
-    nbo_config_from_env(&cfg);
-    nbo_config_set(&cfg, "NBO_ENGINE", "ofi");
-    nbo_config_set(&cfg, "NBO_PROGRESS", "thread");
-    nbo_config_set(&cfg, "NBO_WINDOW", "1");
     nbo_comm_t comm;
-    if (nbo_comm_create(MPI_COMM_WORLD, &cfg, &comm) != NBO_SUCCESS) {
-        fprintf(stderr, "test_ofi_offload: nbo_comm_create failed\n");
-        MPI_Finalize();
-        return 1;
-    }
+    int rc = ofi_test_open("test_ofi_offload", provided, "1", &cfg, &comm);
+    if (rc != 0)
+        return rc;
     nbo_comm_info_t info;
     nbo_comm_query(comm, &info);
     if (offload != ((info.engine_caps & NBO_CAP_HW_WAITS) != 0))
@@ -376,11 +327,5 @@ int main(int argc, char **argv)
     free(cref);
     free(counts);
     free(displs);
-    int total = 0;
-    MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0)
-        printf("test_ofi_offload P=%d expect=%s (%s): %s\n", size, offload ? "offload" : "host",
-               info.engine_detail, total ? "FAIL" : "PASS");
-    MPI_Finalize();
-    return total ? 1 : 0;
+    return ofi_test_finish(offload, info.engine_detail);
 }

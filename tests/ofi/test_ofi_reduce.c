@@ -14,25 +14,11 @@
  * path, a block that needs more atomics than a list may queue: the host
  * path (a fallback counted), still right.
  */
-#include <mpi.h>
-#include <nbo.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "../../offload/ofi/ofi_stats.h"
-
-static int rank, size, failures;
-
-#define FAIL(...)                                                        \
-    do {                                                                 \
-        if (failures++ < 5) {                                            \
-            fprintf(stderr, "[test_ofi_reduce %d/%d] ", rank, size);     \
-            fprintf(stderr, __VA_ARGS__);                                \
-            fputc('\n', stderr);                                         \
-        }                                                                \
-    } while (0)
+#include "ofi_test.h"
 
 /* Elements per reduce-scatter block (3 int atomics, 6 double ones on
  * sockets), and of the allreduce's vector (blocks of B / P). */
@@ -104,20 +90,7 @@ static void measured(nbo_comm_t comm, int all, int dbl, int o, int offload)
     nbo_ofi_stats_read(&s2);
     if (memcmp(r, ref, es * B) != 0)
         FAIL("%s: differs from MPI's", what);
-    const long off = s2.offload_tasks - s0.offload_tasks, host = s2.host_tasks - s0.host_tasks;
-    const long inflight = s1.inflight_polls - s0.inflight_polls;
-    printf("test_ofi_reduce rank %d: %s: %ld tasks offloaded, %ld posted by the host, %ld polls "
-           "while offloaded, done before the wait: %s\n",
-           rank, what, off, host, inflight, flag ? "yes" : "no");
-    if (offload) {
-        if (off == 0 || host != 0)
-            FAIL("%s: offloaded %ld and host-posted %ld tasks, expected >0 and 0", what, off, host);
-        if (inflight > 2)
-            FAIL("%s: the engine was polled %ld times while offloaded", what, inflight);
-        if (!flag)
-            FAIL("%s: offloaded, not ended after 300 ms", what);
-    } else if (off != 0 || host == 0)
-        FAIL("%s: offloaded %ld and host-posted %ld tasks, expected 0 and >0", what, off, host);
+    ofi_test_verdict(what, &s0, &s1, &s2, flag, offload, -1, 300);
     free(s), free(r), free(ref);
 }
 
@@ -187,33 +160,16 @@ int main(int argc, char **argv)
 {
     int provided;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
     const char *expect = getenv("NBO_TEST_EXPECT");
     const int offload = expect && strcmp(expect, "offload") == 0;
     /* Floats are offloaded with NBO_OFI_OFFLOAD=all only. */
     const char *mode = getenv("NBO_OFI_OFFLOAD");
     const int floats = mode && strcmp(mode, "all") == 0;
-    char detail[128];
-    int avail = nbo_engine_available("ofi", detail, sizeof(detail)), all = avail;
-    MPI_Allreduce(&avail, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (all != NBO_SUCCESS || provided != MPI_THREAD_MULTIPLE) {
-        if (rank == 0)
-            printf("test_ofi_reduce: SKIP (ofi engine: %s)\n", detail);
-        MPI_Finalize();
-        return 77;
-    }
     nbo_config_t cfg;
-    nbo_config_init(&cfg);
-    nbo_config_from_env(&cfg);
-    nbo_config_set(&cfg, "NBO_ENGINE", "ofi");
-    nbo_config_set(&cfg, "NBO_PROGRESS", "thread");
     nbo_comm_t comm;
-    if (nbo_comm_create(MPI_COMM_WORLD, &cfg, &comm) != NBO_SUCCESS) {
-        fprintf(stderr, "test_ofi_reduce: nbo_comm_create failed\n");
-        MPI_Finalize();
-        return 1;
-    }
+    int rc = ofi_test_open("test_ofi_reduce", provided, NULL, &cfg, &comm);
+    if (rc != 0)
+        return rc;
     for (int all = 0; all < 2; all++) {
         for (int dbl = 0; dbl < 2; dbl++)
             for (int o = 0; o < 3; o++)
@@ -224,11 +180,5 @@ int main(int argc, char **argv)
         over_limit(comm);
     if (nbo_comm_free(&comm) != NBO_SUCCESS)
         FAIL("comm_free");
-    int total = 0;
-    MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0)
-        printf("test_ofi_reduce P=%d expect=%s: %s\n", size, offload ? "offload" : "host",
-               total ? "FAIL" : "PASS");
-    MPI_Finalize();
-    return total ? 1 : 0;
+    return ofi_test_finish(offload, NULL);
 }
