@@ -6,7 +6,6 @@
  * docs/running.md, not a test: it asserts nothing.  Engine from
  * NBO_ENGINE; run it one rank per host (nbo-cluster.sh run -N P).
  */
-#include <dirent.h>
 #include <mpi.h>
 #include <nbo.h>
 #include <stdio.h>
@@ -14,18 +13,6 @@
 
 #include "nbo_test.h"
 #include "resident_memory.h"
-
-static long open_fds(void)
-{
-    long n = 0;
-    DIR *d = opendir("/proc/self/fd");
-    if (!d)
-        return -1;
-    while (readdir(d))
-        n++;
-    closedir(d);
-    return n;
-}
 
 int main(int argc, char **argv)
 {

@@ -1,6 +1,7 @@
 /*
- * resident_memory.h - resident memory (RSS) for leak checks that read it:
- * tests/reliability/test_soak.c and tests/ucx/test_ucx_leak.c.
+ * resident_memory.h - resident memory (RSS) and open file descriptors, for
+ * the leak checks and probes that read them: tests/reliability/test_soak.c,
+ * tests/ucx/test_ucx_leak.c, tests/cluster/comm_cost.c.
  *
  * Call resident_memory_small_pages() first thing in main.  With transparent
  * huge pages set to "always" (Debian's kernel, so the Soft-RoCE guest),
@@ -12,6 +13,7 @@
 #ifndef RESIDENT_MEMORY_H
 #define RESIDENT_MEMORY_H
 
+#include <dirent.h>
 #include <stdio.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -33,6 +35,20 @@ static inline long resident_memory_kib(void)
         fclose(f);
     }
     return resident < 0 ? -1 : resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+/* The process's open file descriptors (entries of /proc/self/fd, the
+ * directory's own among them), -1 when it cannot be read. */
+static inline int open_fds(void)
+{
+    int n = 0;
+    DIR *d = opendir("/proc/self/fd");
+    if (!d)
+        return -1;
+    while (readdir(d))
+        n++;
+    closedir(d);
+    return n;
 }
 
 #endif

@@ -7,7 +7,6 @@
  * MiB.  A second pass keeps one communicator alive, so the worker stays and
  * only endpoints, communicator ids and registrations come and go.
  */
-#include <dirent.h>
 #include <mpi.h>
 #include <nbo.h>
 #include <stdio.h>
@@ -32,18 +31,6 @@
 #ifndef CHECK_RSS
 #define CHECK_RSS 1
 #endif
-
-static int open_fds(void)
-{
-    int n = 0;
-    DIR *d = opendir("/proc/self/fd");
-    if (!d)
-        return -1;
-    while (readdir(d))
-        n++;
-    closedir(d);
-    return n;
-}
 
 static int one_round(int round, int size)
 {
