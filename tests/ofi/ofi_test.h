@@ -10,6 +10,7 @@
 #include <mpi.h>
 #include <nbo.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../offload/ofi/ofi_stats.h"
@@ -25,6 +26,21 @@ static const char *ofi_test_name = "test_ofi";
             fputc('\n', stderr);                                               \
         }                                                                      \
     } while (0)
+
+/* The row expects the offloaded path (NBO_TEST_EXPECT=offload). */
+static int ofi_test_expects_offload(void)
+{
+    const char *e = getenv("NBO_TEST_EXPECT");
+    return e && strcmp(e, "offload") == 0;
+}
+
+/* NBO_OFI_OFFLOAD=all: the opt-in kinds (broadcasts, allgathers, floats)
+ * are offloaded too. */
+static int ofi_test_offload_all(void)
+{
+    const char *m = getenv("NBO_OFI_OFFLOAD");
+    return m && strcmp(m, "all") == 0;
+}
 
 /* After MPI_Init_thread: an ofi communicator with a progress thread (and
  * NBO_WINDOW=window unless NULL), made from *cfg, which it fills.  0, or

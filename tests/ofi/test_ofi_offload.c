@@ -229,11 +229,7 @@ int main(int argc, char **argv)
 {
     int provided;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    const char *expect = getenv("NBO_TEST_EXPECT");
-    const int offload = expect && strcmp(expect, "offload") == 0;
-    /* Broadcasts and allgathers are offloaded with NBO_OFI_OFFLOAD=all. */
-    const char *mode = getenv("NBO_OFI_OFFLOAD");
-    const int forwards = offload && mode && strcmp(mode, "all") == 0;
+    const int offload = ofi_test_expects_offload(), forwards = offload && ofi_test_offload_all();
     nbo_config_t cfg;
     nbo_comm_t comm;
     int rc = ofi_test_open("test_ofi_offload", provided, "1", &cfg, &comm);

@@ -160,11 +160,7 @@ int main(int argc, char **argv)
 {
     int provided;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    const char *expect = getenv("NBO_TEST_EXPECT");
-    const int offload = expect && strcmp(expect, "offload") == 0;
-    /* Floats are offloaded with NBO_OFI_OFFLOAD=all only. */
-    const char *mode = getenv("NBO_OFI_OFFLOAD");
-    const int floats = mode && strcmp(mode, "all") == 0;
+    const int offload = ofi_test_expects_offload(), floats = ofi_test_offload_all();
     nbo_config_t cfg;
     nbo_comm_t comm;
     int rc = ofi_test_open("test_ofi_reduce", provided, NULL, &cfg, &comm);
