@@ -13,7 +13,10 @@ typedef struct nbo_ofi_stats {
     long fallbacks;       /* offloadable parts run on the host path (limits)    */
     long progress_calls;  /* progress() calls                                   */
     long inflight_polls;  /* progress() calls that found an offloaded part
-                             still running: host wake-ups during the offload  */
+                             still receiving: host wake-ups during the offload */
+    long tail_polls;      /* progress() calls after its done message, while its
+                             last sends are counted                          */
+    long nudges;          /* stalled parts' counters nudged (ofi_trigger.c)     */
 } nbo_ofi_stats_t;
 
 /* A snapshot of the counters. */

@@ -21,6 +21,9 @@
 /* How long a post that meets -FI_EAGAIN retries (the provider's own
  * thread frees room) before the part fails. */
 #define OFI_TRIG_EAGAIN_MS 2000
+/* How long a running part's counters may stand still before progress()
+ * nudges them. */
+#define OFI_TRIG_NUDGE_MS 100
 /* Tag bit of the message that ends a part (to the own rank). */
 #define OFI_DONE_BIT (OFI_CTL_BIT << 1)
 /* Tag bit of the message that makes an all-to-all's own-block copy. */
@@ -81,6 +84,8 @@ typedef struct ofi_trig {
     int                atomics; /* every rank has acntr: reductions may offload */
     uint64_t           rbase, sbase; /* counter values at the head part's start */
     uint64_t           abase;   /* acntr's, likewise */
+    uint64_t           seen;    /* the counters' sum at the last poll, and when it */
+    double             seen_at; /* changed: a part that stalls is nudged */
     uint64_t           errs;    /* fi_cntr_readerr seen, both counters */
     ofi_run_t         *head, *tail; /* head runs, the rest wait */
     ofi_run_t         *dead;    /* reported: freed once the counter passes

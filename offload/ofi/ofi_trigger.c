@@ -17,7 +17,8 @@
  *   3. window k's sends queued as deferred sends, fired once every ready
  *      message and the receives of the WAITs before window k are in;
  *   4. then a deferred zero-byte send to the own rank whose receive, the
- *      only one with FI_COMPLETION, wakes the progress thread.
+ *      only one with FI_COMPLETION, wakes the progress thread; it polls
+ *      until the part's last sends are counted too.
  *
  * Sends that read only the send buffer (all-to-all): every task counts on
  * the receive counter, and window k fires at base + S + R + the tasks of
@@ -40,7 +41,10 @@
  * writes, counts the atomics that land in this rank's registered buffer.
  *
  * progress() reads the counters (fi_cntr_read) and reports every task of a
- * part that reached its targets.
+ * part that reached its targets.  A sockets trigger that meets -FI_EAGAIN
+ * waits until its counter moves again; progress() nudges the counters of a
+ * part whose counts have not moved for OFI_TRIG_NUDGE_MS (an add of 0
+ * makes the provider look at its triggers again).
  */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -51,7 +55,8 @@
 
 /* ---------------------------------------------------------------- stats */
 
-static atomic_long st_host, st_off, st_runs, st_copies, st_fall, st_prog, st_inflight;
+static atomic_long st_host, st_off, st_runs, st_copies, st_fall, st_prog, st_inflight, st_tail,
+    st_nudge;
 
 void ofi_stat_add(int which, long n)
 {
@@ -73,6 +78,8 @@ void nbo_ofi_stats_read(nbo_ofi_stats_t *o)
     o->fallbacks = atomic_load(&st_fall);
     o->progress_calls = atomic_load(&st_prog);
     o->inflight_polls = atomic_load(&st_inflight);
+    o->tail_polls = atomic_load(&st_tail);
+    o->nudges = atomic_load(&st_nudge);
 }
 
 /* ------------------------------------------------------------ open, close */
@@ -453,6 +460,33 @@ static void sweep(ofi_trig_t *t)
     }
 }
 
+/* The counters of the running part unmoved since OFI_TRIG_NUDGE_MS: add 0
+ * to each, which makes the provider try its waiting triggers again. */
+static void nudge_if_stalled(ofi_trig_t *t)
+{
+    struct fid_cntr *c[3] = {t->rcntr, t->scntr, t->acntr};
+    uint64_t sum = 0;
+    for (int i = 0; i < 3; i++)
+        sum += c[i] ? fi_cntr_read(c[i]) : 0;
+    for (int w = 0; w < t->head->nwait; w++)
+        sum += fi_cntr_read(t->wc[w]);
+    const double now = nbo_now();
+    if (sum != t->seen || !t->head->started) {
+        t->seen = sum;
+        t->seen_at = now;
+        return;
+    }
+    if (now - t->seen_at < OFI_TRIG_NUDGE_MS * 1e-3)
+        return;
+    for (int i = 0; i < 3; i++)
+        if (c[i])
+            fi_cntr_add(c[i], 0);
+    for (int w = 0; w < t->head->nwait; w++)
+        fi_cntr_add(t->wc[w], 0);
+    t->seen_at = now;
+    atomic_fetch_add_explicit(&st_nudge, 1, memory_order_relaxed);
+}
+
 int ofi_trig_progress(nbo_engine_comm_t *ec)
 {
     ofi_trig_t *t = ec->trig;
@@ -482,9 +516,12 @@ int ofi_trig_progress(nbo_engine_comm_t *ec)
         run_report(ec, r, NBO_SUCCESS, 1);
         n += start_head(ec);
     }
-    if (t->head)
+    if (t->head && ofi_trig_sending(ec))
+        atomic_fetch_add_explicit(&st_tail, 1, memory_order_relaxed);
+    else if (t->head) {
         atomic_fetch_add_explicit(&st_inflight, 1, memory_order_relaxed);
-
+        nudge_if_stalled(t);
+    }
     return n;
 }
 

@@ -25,6 +25,16 @@ static int rank, size, failures;
         }                                                          \
     } while (0)
 
+/* Has any rank failed since its count was f0?  Loops of starts stop on
+ * this, together: a rank that stopped alone would leave the others
+ * waiting for its part of the next start. */
+static inline int coll_failed_since(int f0)
+{
+    int mine = failures > f0, any = 0;
+    MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    return any;
+}
+
 static inline unsigned char pattern(int src, int dst, size_t i, unsigned round)
 {
     uint32_t h = (uint32_t)src * 2654435761u ^ (uint32_t)dst * 40503u ^ round * 2246822519u;
