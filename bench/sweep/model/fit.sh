@@ -3,11 +3,11 @@
 # docs/model.md's tables (markdown): the parameters, measured against
 # predicted, and the predictions on a fat tree.
 #
-#   bench/sweep/model/fit.sh [-c CORES] [-L MS] [-S BYTES] [-P LIST] [-m LIST] LOG...
+#   bench/sweep/model/fit.sh [-c CORES] [-L MS] [-S BYTES] [-R RHO] [-P LIST] [-m LIST] LOG...
 #
 #   -c CORES   cores the measured cluster's ranks shared (default 2)
-#   -L MS      one-way latency, not fitted (default 0.05: ping's rtt/2 on
-#              the emulated cluster, docs/model.md)
+#   -L MS      one-way latency, not fitted (default 0.05, an assumption:
+#              docs/model.md)
 #   -S BYTES   switch buffer per port (default 262144, run.sh's 256kb)
 #   -R RHO     the incast cost rho, not fitted (default: fitted)
 #   -P LIST    rank counts to predict (default 64,128,256,512,1024)
@@ -30,7 +30,8 @@ while getopts c:L:S:R:P:m:h opt; do
     R) rho=$OPTARG ;;
     P) plist=$OPTARG ;;
     m) mlist=$OPTARG ;;
-    *) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2 ;;
+    h) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
@@ -130,12 +131,18 @@ awk '
     e = 100 * ($6 - $5) / $5
     if (!($1 in n)) Ps[++np] = $1
     n[$1]++; if (e < 20 && e > -20) ok[$1]++
+    k = $1 SUBSEP ($2 >= 262144); nk[k]++; if (e < 20 && e > -20) okk[k]++; ae[k] += e < 0 ? -e : e
     printf "| %d | %d | %s/%d | %.2f | %.2f | %+.0f %% |\n", $1, $2, ($3 ? "bruck" : "pair"), $4, $5, $6, e
 }
 END {
     printf "\nwithin 20 %%:"
     for (i = 1; i <= np; i++) printf " P = %d, %d of %d;", Ps[i], ok[Ps[i]], n[Ps[i]]
-    printf "\n"
+    printf "\n\n| P | from 256 KiB: within 20 %% | mean abs. error | below: within 20 %% | mean abs. error |\n"
+    printf "| --- | --- | --- | --- | --- |\n"
+    for (i = 1; i <= np; i++) {
+        a = Ps[i] SUBSEP 1; b = Ps[i] SUBSEP 0
+        printf "| %d | %d of %d | %.0f %% | %d of %d | %.0f %% |\n", Ps[i], okk[a], nk[a], nk[a] ? ae[a] / nk[a] : 0, okk[b], nk[b], nk[b] ? ae[b] / nk[b] : 0
+    }
 }' fitted.all
 echo
 echo "## Predicted on a fat tree (one rank per host, full bisection): ms, the best alg/W, and the host costs' share"
