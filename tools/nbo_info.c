@@ -28,7 +28,7 @@
  * With --json the same facts are one JSON object on stdout, written by
  * the same functions (nbo_json.h), rank 0's alone under mpiexec: "libnbo",
  * "mpi", "build", "engines", "cuda", "codecs", "resolution" (-e and the
- * default), "settings", "unread" (-c and the default), "invalid_engines"
+ * default), "settings", "invalid_engines", "unread" (-c and the default)
  * and "valid".  The exit status is the same.
  *
  * The options are in `usage` below (--help); scripts/gen-api-doc.py turns it
