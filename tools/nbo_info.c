@@ -25,6 +25,12 @@
  * configuration is valid but nbo_comm_create fails with it here (an engine
  * asked for by name that is not usable, say).
  *
+ * With --json the same facts are one JSON object on stdout, written by
+ * the same functions (nbo_json.h), rank 0's alone under mpiexec: "libnbo",
+ * "mpi", "build", "engines", "cuda", "codecs", "resolution" (-e and the
+ * default), "settings", "invalid_engines", "unread" (-c and the default)
+ * and "valid".  The exit status is the same.
+ *
  * The options are in `usage` below (--help); scripts/gen-api-doc.py turns it
  * and this comment into the nbo_info(1) man page.
  */
@@ -41,9 +47,10 @@
 #include "../offload/engine.h"
 #include "offload/nbo_engine_list.h" /* NBO_ENGINES_LISTED (offload/meson.build) */
 #include "../pmpi/pm_settings.h"
+#include "nbo_json.h"
 
 static const char usage[] =
-    "usage: nbo_info [-e | -c | -m | -h]\n"
+    "usage: nbo_info [-e | -c] [-j] | -m | -h\n"
     "What libnbo can do on this machine: its version, the MPI library, the\n"
     "optional parts built, every engine and codec, what NBO_ENGINE=auto and\n"
     "NBO_PROGRESS=auto resolve to, and every NBO_* variable libnbo reads.  It\n"
@@ -54,12 +61,21 @@ static const char usage[] =
     "  -e, --engines  build, engines and what auto resolves to only\n"
     "  -c, --config   configuration only: each NBO_* variable, its value in\n"
     "                 effect, its default, whether it is set, its meaning\n"
+    "  -j, --json     the same facts as one JSON object (rank 0's alone under\n"
+    "                 mpiexec): every part built, engine, codec, what auto\n"
+    "                 resolves to, each variable with its value, default and\n"
+    "                 validity\n"
     "  -m, --settings-md  the Markdown tables of every NBO_* variable, without\n"
     "                 MPI (--settings-md=LAYER: one layer's: libnbo, libnbo-mpi\n"
     "                 or NAME engine)\n"
     "  -h, --help     this help\n";
 
 enum { EXIT_CONFIG = 1, EXIT_USAGE = 2, EXIT_CREATE = 3 };
+
+/* --json: every function below writes its facts here instead of its text
+ * lines (js.out NULL on the ranks that stay quiet). */
+static int json;
+static nbo_json_t js;
 
 
 /* ------------------------------------------------------------------ build */
@@ -74,9 +90,26 @@ enum { EXIT_CONFIG = 1, EXIT_USAGE = 2, EXIT_CREATE = 3 };
 #define NBO_HAVE_P3O_CUDA 0
 #endif
 
+/* One part of the build: a text line, or a member of the "build" array. */
+static void build_part(const char *name, int built, const char *what)
+{
+    if (!json) {
+        printf("built  %-14s %-3s %s\n", name, built ? "yes" : "no", what);
+        return;
+    }
+    nbo_json_begin(&js, NULL, '{');
+    nbo_json_string(&js, "name", name);
+    nbo_json_bool(&js, "built", built);
+    nbo_json_string(&js, "what", what);
+    nbo_json_end(&js, '}');
+}
+
 static void print_build(void)
 {
-    printf("# optional parts of this build (meson options and found libraries)\n");
+    if (json)
+        nbo_json_begin(&js, "build", '[');
+    else
+        printf("# optional parts of this build (meson options and found libraries)\n");
     static const struct {
         const char *name;
         int         built;
@@ -94,11 +127,30 @@ static void print_build(void)
     for (unsigned i = 0; i < sizeof(listed) / sizeof(listed[0]); i++) {
         char what[64];
         snprintf(what, sizeof(what), "the %s engine (offload/%s, -Dengines)", listed[i], listed[i]);
-        printf("built  %-14s %-3s %s\n", listed[i], nbo_engine_find(listed[i]) ? "yes" : "no", what);
+        build_part(listed[i], nbo_engine_find(listed[i]) != NULL, what);
     }
     for (unsigned i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
-        printf("built  %-14s %-3s %s\n", parts[i].name, parts[i].built ? "yes" : "no",
-               parts[i].what);
+        build_part(parts[i].name, parts[i].built, parts[i].what);
+    if (json)
+        nbo_json_end(&js, ']');
+}
+
+/* A usable|unusable line ("engine ucx ...", "cuda ..."), or its JSON
+ * object: an array's member with its "name", or the member label (name
+ * NULL). */
+static void usable_line(const char *label, const char *name, int usable, const char *detail)
+{
+    if (!json) {
+        printf("%-6s %-6s %-10s %s\n", label, name ? name : "", usable ? "usable" : "unusable",
+               detail);
+        return;
+    }
+    nbo_json_begin(&js, name ? NULL : label, '{');
+    if (name)
+        nbo_json_string(&js, "name", name);
+    nbo_json_bool(&js, "usable", usable);
+    nbo_json_string(&js, "detail", detail);
+    nbo_json_end(&js, '}');
 }
 
 /* ---------------------------------------------------------------- engines */
@@ -111,7 +163,9 @@ static char engines_bad[128];
  * for each when print; fills engines_bad.  Returns 1 when one is there. */
 static int probe_engines(int print)
 {
-    if (print)
+    if (print && json)
+        nbo_json_begin(&js, "engines", '[');
+    else if (print)
         printf("# engines (built into this libnbo, usable here?)\n");
     size_t n = 0;
     for (int i = 0; nbo_engine_at(i); i++) {
@@ -119,10 +173,12 @@ static int probe_engines(int print)
         const char *e = nbo_engine_at(i);
         int rc = nbo_engine_available(e, detail, sizeof(detail));
         if (print)
-            printf("engine %-6s %-10s %s\n", e, rc == NBO_SUCCESS ? "usable" : "unusable", detail);
+            usable_line("engine", e, rc == NBO_SUCCESS, detail);
         if (rc == NBO_ERR_CONFIG && n < sizeof(engines_bad))
             n += (size_t)snprintf(engines_bad + n, sizeof(engines_bad) - n, "%s%s", n ? ", " : "", e);
     }
+    if (print && json)
+        nbo_json_end(&js, ']');
     return engines_bad[0] != 0;
 }
 
@@ -132,36 +188,43 @@ static void print_cuda(void)
 {
     char detail[256];
     int rc = nbo_cuda_available(detail, sizeof(detail));
-    printf("# device buffers (CUDA)\n");
-    printf("cuda          %-10s %s\n", rc == NBO_SUCCESS ? "usable" : "unusable", detail);
+    if (!json)
+        printf("# device buffers (CUDA)\n");
+    usable_line("cuda", NULL, rc == NBO_SUCCESS, detail);
 }
 
 /* Codecs of compressed all-to-alls (NBO_CODEC): built here? */
 static void print_codecs(void)
 {
-    printf("# codecs of compressed all-to-alls (NBO_CODEC, docs/compression.md)\n");
+    if (json)
+        nbo_json_begin(&js, "codecs", '[');
+    else
+        printf("# codecs of compressed all-to-alls (NBO_CODEC, docs/compression.md)\n");
     const nbo_codec_t codecs[] = {NBO_CODEC_NONE, NBO_CODEC_FP32, NBO_CODEC_ZFP};
     for (unsigned i = 0; i < sizeof(codecs) / sizeof(codecs[0]); i++) {
         char detail[256];
         int rc = nbo_codec_available(codecs[i], detail, sizeof(detail));
-        printf("codec  %-6s %-10s %s\n", nbo_codec_name(codecs[i]),
-               rc == NBO_SUCCESS ? "usable" : "unusable", detail);
+        usable_line("codec", nbo_codec_name(codecs[i]), rc == NBO_SUCCESS,
+                    detail);
     }
+    if (json)
+        nbo_json_end(&js, ']');
 }
+
+static const struct { unsigned bit; const char *name; } cap_names[] = {
+    {NBO_CAP_HW_WAITS, "hw-waits"},
+    {NBO_CAP_OFFLOAD, "offload"},
+    {NBO_CAP_EVENT_FD, "event-fd"},
+    {NBO_CAP_DEVICE_MEM, "device-mem"},
+};
 
 static const char *caps_names(unsigned caps, char *buf, size_t len)
 {
-    static const struct { unsigned bit; const char *name; } names[] = {
-        {NBO_CAP_HW_WAITS, "hw-waits"},
-        {NBO_CAP_OFFLOAD, "offload"},
-        {NBO_CAP_EVENT_FD, "event-fd"},
-        {NBO_CAP_DEVICE_MEM, "device-mem"},
-    };
     size_t n = 0;
     buf[0] = 0;
-    for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]) && n < len; i++)
-        if (caps & names[i].bit)
-            n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "", names[i].name);
+    for (unsigned i = 0; i < sizeof(cap_names) / sizeof(cap_names[0]) && n < len; i++)
+        if (caps & cap_names[i].bit)
+            n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "", cap_names[i].name);
     if (!buf[0])
         snprintf(buf, len, "-");
     return buf;
@@ -174,6 +237,14 @@ static int resolve(const char *label, const nbo_config_t *cfg)
 {
     nbo_comm_t comm;
     int rc = nbo_comm_create(MPI_COMM_WORLD, cfg, &comm);
+    if (rc != NBO_SUCCESS && json) {
+        nbo_json_begin(&js, label, '{');
+        nbo_json_string(&js, "engine", cfg->engine);
+        nbo_json_string(&js, "progress", nbo_progress_name(cfg->progress));
+        nbo_json_string(&js, "error", nbo_strerror(rc));
+        nbo_json_end(&js, '}');
+        return rc;
+    }
     if (rc != NBO_SUCCESS) {
         printf("%-10s engine %-6s progress %-7s failed: %s\n", label, cfg->engine,
                nbo_progress_name(cfg->progress), nbo_strerror(rc));
@@ -181,7 +252,18 @@ static int resolve(const char *label, const nbo_config_t *cfg)
     }
     nbo_comm_info_t info;
     rc = nbo_comm_query(comm, &info);
-    if (rc == NBO_SUCCESS) {
+    if (rc == NBO_SUCCESS && json) {
+        nbo_json_begin(&js, label, '{');
+        nbo_json_string(&js, "engine", info.engine);
+        nbo_json_string(&js, "progress", nbo_progress_name(info.progress));
+        nbo_json_begin(&js, "caps", '[');
+        for (unsigned i = 0; i < sizeof(cap_names) / sizeof(cap_names[0]); i++)
+            if (info.engine_caps & cap_names[i].bit)
+                nbo_json_string(&js, NULL, cap_names[i].name);
+        nbo_json_end(&js, ']');
+        nbo_json_string(&js, "detail", info.engine_detail);
+        nbo_json_end(&js, '}');
+    } else if (rc == NBO_SUCCESS) {
         char caps[64];
         printf("%-10s engine %-6s progress %-7s caps %-16s %s\n", label,
                info.engine, nbo_progress_name(info.progress),
@@ -225,9 +307,14 @@ static int print_resolution(const nbo_config_t *env, int env_ok)
     int provided = MPI_THREAD_SINGLE, size = 1;
     MPI_Query_thread(&provided);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    printf("# what auto resolves to here: nbo_comm_create on MPI_COMM_WORLD (%d rank%s, thread level %s;\n"
-           "# an application below MPI_THREAD_MULTIPLE gets progress inline)\n",
-           size, size == 1 ? "" : "s", thread_level_name(provided));
+    if (json) {
+        nbo_json_begin(&js, "resolution", '{');
+        nbo_json_int(&js, "ranks", size);
+        nbo_json_string(&js, "thread_level", thread_level_name(provided));
+    } else
+        printf("# what auto resolves to here: nbo_comm_create on MPI_COMM_WORLD (%d rank%s, thread level %s;\n"
+               "# an application below MPI_THREAD_MULTIPLE gets progress inline)\n",
+               size, size == 1 ? "" : "s", thread_level_name(provided));
     nbo_config_t a;
     nbo_config_init(&a); /* engine and progress auto */
     int rc = resolve("auto", &a);
@@ -237,14 +324,23 @@ static int print_resolution(const nbo_config_t *env, int env_ok)
     int all = want, any = want;
     MPI_Allreduce(&want, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     MPI_Allreduce(&want, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    const char *why = NULL; /* the configured communicator not created */
     if (all) {
         int rc2 = resolve("configured", env);
         if (rc == NBO_SUCCESS)
             rc = rc2;
     } else if (!env_ok)
-        printf("configured not resolved: the NBO_* environment is invalid\n");
+        why = "the NBO_* environment is invalid";
     else if (any)
-        printf("configured not resolved: the ranks' NBO_ENGINE and NBO_PROGRESS differ\n");
+        why = "the ranks' NBO_ENGINE and NBO_PROGRESS differ";
+    if (json) {
+        /* "configured": null when the environment asks for auto alone. */
+        if (!all)
+            nbo_json_string(&js, "configured", NULL);
+        nbo_json_string(&js, "configured_not_resolved", why);
+        nbo_json_end(&js, '}');
+    } else if (why)
+        printf("configured not resolved: %s\n", why);
     return rc;
 }
 
@@ -290,10 +386,24 @@ static int invalid(const nbo_setting_t *s)
     return nbo_setting_set(s, scratch.bytes, set) != NBO_SUCCESS;
 }
 
-static void row(const char *var, const char *value, const char *def, const char *flag,
-                const char *meaning)
+/* One variable: a text row, or a member of its table's "variables" (value
+ * and def NULL: none; set: the environment sets it; wrong: INVALID). */
+static void row(const char *var, size_t var_len, const char *value, const char *def, int set,
+                int wrong, const char *meaning)
 {
-    printf("%-21s %-10s %-8s %-7s %s\n", var, value, def, flag, meaning);
+    if (!json) {
+        printf("%-21.*s %-10s %-8s %-7s %s\n", (int)var_len, var, value ? value : "-",
+               def ? def : "-", wrong ? "INVALID" : set ? "env" : "", meaning);
+        return;
+    }
+    nbo_json_begin(&js, NULL, '{');
+    nbo_json_string_n(&js, "name", var, var_len);
+    nbo_json_string(&js, "value", value);
+    nbo_json_string(&js, "default", def);
+    nbo_json_bool(&js, "set", set);
+    nbo_json_bool(&js, "valid", !wrong);
+    nbo_json_string(&js, "meaning", meaning);
+    nbo_json_end(&js, '}');
 }
 
 extern char **environ;
@@ -303,9 +413,18 @@ extern char **environ;
 static int print_config(const nbo_config_t *env)
 {
     int bad = 0;
-    printf("# configuration: variable, value in effect, default, env|INVALID, meaning\n");
+    if (json)
+        nbo_json_begin(&js, "settings", '[');
+    else
+        printf("# configuration: variable, value in effect, default, env|INVALID, meaning\n");
     for (int t = 0; tables[t]; t++) {
-        printf("# %s\n", tables[t]->reader);
+        if (json) {
+            nbo_json_begin(&js, NULL, '{');
+            nbo_json_string(&js, "layer", tables[t]->layer);
+            nbo_json_string(&js, "reader", tables[t]->reader);
+            nbo_json_begin(&js, "variables", '[');
+        } else
+            printf("# %s\n", tables[t]->reader);
         for (const nbo_setting_t *s = tables[t]->settings; s->name; s++) {
             const char *set = getenv(s->name);
             char v[256];
@@ -314,25 +433,40 @@ static int print_config(const nbo_config_t *env)
             if (tables[t] == &nbo_config_table && !wrong)
                 nbo_setting_format(s, env, v, sizeof(v)); /* as libnbo resolved it */
             else
-                snprintf(v, sizeof(v), "%s", set && *set ? set : *s->def ? s->def : "-");
-            row(s->name, v, *s->def ? s->def : "-", wrong ? "INVALID" : set && *set ? "env" : "",
+                snprintf(v, sizeof(v), "%s", set && *set ? set : s->def);
+            row(s->name, strlen(s->name), *v ? v : NULL, *s->def ? s->def : NULL, set && *set, wrong,
                 s->doc);
         }
+        /* Set variables of the engine's prefix (NBO_UCX_*) that no row names. */
         const char *pre = tables[t]->passthrough;
         size_t plen = pre ? strlen(pre) : 0;
         for (char **e = environ; pre && *e; e++) {
             const char *eq = strchr(*e, '=');
             size_t len = eq ? (size_t)(eq - *e) : strlen(*e);
             if (strncmp(*e, pre, plen) == 0 && !known(*e, len))
-                printf("%-21.*s %-10s %-8s %-7s %s\n", (int)len, *e, eq ? eq + 1 : "", "-", "env",
-                       "passed to the engine's library for libnbo's use only");
+                row(*e, len, eq ? eq + 1 : "", NULL, 1, 0,
+                    "passed to the engine's library for libnbo's use only");
+        }
+        if (json) {
+            nbo_json_end(&js, ']');
+            nbo_json_end(&js, '}');
         }
     }
-    if (engines_bad[0]) {
+    if (json) {
+        nbo_json_end(&js, ']');
+        nbo_json_begin(&js, "invalid_engines", '[');
+        for (const char *e = engines_bad; *e;) {
+            size_t len = strcspn(e, ",");
+            nbo_json_string_n(&js, NULL, e, len);
+            e += len;
+            e += strspn(e, ", ");
+        }
+        nbo_json_end(&js, ']');
+        nbo_json_begin(&js, "unread", '[');
+    } else if (engines_bad[0])
         printf("# INVALID: an engine rejects a value of its library's or NBO_* variables (named on "
                "stderr): %s\n", engines_bad);
-        bad++;
-    }
+    bad += engines_bad[0] != 0;
     for (char **e = environ; *e; e++) {
         const char *eq = strchr(*e, '=');
         size_t len = eq ? (size_t)(eq - *e) : strlen(*e);
@@ -340,9 +474,15 @@ static int print_config(const nbo_config_t *env)
         for (int t = 0; tables[t]; t++)
             passed |= tables[t]->passthrough &&
                       strncmp(*e, tables[t]->passthrough, strlen(tables[t]->passthrough)) == 0;
-        if (strncmp(*e, "NBO_", 4) == 0 && !passed && !known(*e, len))
+        if (strncmp(*e, "NBO_", 4) != 0 || passed || known(*e, len))
+            continue;
+        if (json)
+            nbo_json_string_n(&js, NULL, *e, len);
+        else
             printf("# set, but read by no part of libnbo: %.*s\n", (int)len, *e);
     }
+    if (json)
+        nbo_json_end(&js, ']');
     return bad;
 }
 
@@ -386,12 +526,15 @@ int main(int argc, char **argv)
         {"config", no_argument, NULL, 'c'},
         {"help", no_argument, NULL, 'h'},
         {"settings-md", optional_argument, NULL, 'm'},
+        {"json", no_argument, NULL, 'j'},
         {NULL, 0, NULL, 0}};
     tables_collect();
-    while ((opt = getopt_long(argc, argv, "ecm::h", longopts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "ecjm::h", longopts, NULL)) != -1) {
         if (opt == 'm')
             return print_settings_md(optarg); /* no MPI: the build runs it */
-        if (opt == 'e')
+        if (opt == 'j')
+            json = 1;
+        else if (opt == 'e')
             config = 0;
         else if (opt == 'c')
             engines = 0;
@@ -404,6 +547,17 @@ int main(int argc, char **argv)
         fputs(usage, stderr);
         return EXIT_USAGE;
     }
+    /* --json: the document goes to stdout alone; what the libraries print
+     * there themselves (UCX's warnings) goes to stderr. */
+    FILE *doc = NULL;
+    if (json) {
+        int fd = dup(STDOUT_FILENO);
+        doc = fd >= 0 ? fdopen(fd, "w") : NULL;
+        if (!doc || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+            perror("nbo_info: --json");
+            return EXIT_USAGE;
+        }
+    }
     int provided = MPI_THREAD_SINGLE;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     char lib[MPI_MAX_LIBRARY_VERSION_STRING];
@@ -412,9 +566,27 @@ int main(int argc, char **argv)
     char *nl = strchr(lib, '\n');
     if (nl)
         *nl = 0;
-    printf("# libnbo %s\n# MPI: %s, thread level %s\n", nbo_version(), lib,
-           thread_level_name(provided));
-    printf("# MPI built with: %s (MPI %d.%d)\n", built_mpi(), MPI_VERSION, MPI_SUBVERSION);
+    if (json) {
+        /* One document: rank 0's (every rank still takes part in the
+         * collective communicator creation). */
+        int rank = 0;
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        nbo_json_init(&js, rank == 0 ? doc : NULL);
+        nbo_json_begin(&js, NULL, '{');
+        nbo_json_string(&js, "libnbo", nbo_version());
+        nbo_json_begin(&js, "mpi", '{');
+        nbo_json_string(&js, "library", lib);
+        nbo_json_string(&js, "thread_level", thread_level_name(provided));
+        nbo_json_string(&js, "built_with", built_mpi());
+        char std[16];
+        snprintf(std, sizeof(std), "%d.%d", MPI_VERSION, MPI_SUBVERSION);
+        nbo_json_string(&js, "standard", std);
+        nbo_json_end(&js, '}');
+    } else {
+        printf("# libnbo %s\n# MPI: %s, thread level %s\n", nbo_version(), lib,
+               thread_level_name(provided));
+        printf("# MPI built with: %s (MPI %d.%d)\n", built_mpi(), MPI_VERSION, MPI_SUBVERSION);
+    }
 
     /* The environment's configuration, checked in every mode: the library
      * prints each bad value on stderr. */
@@ -441,6 +613,11 @@ int main(int argc, char **argv)
     if (!env_ok || engine_bad || tables_bad) {
         name_invalid();
         status = EXIT_CONFIG;
+    }
+    if (json) {
+        nbo_json_bool(&js, "valid", status != EXIT_CONFIG);
+        nbo_json_end(&js, '}');
+        fclose(doc);
     }
     fflush(stdout);
     MPI_Finalize();

@@ -5,9 +5,10 @@
 # libnbo-mpi(7) are there too.  Each renders without a groff warning, man(1)
 # finds them through MANPATH, and every function page (not a .so link) has
 # the sections ERRORS and EXAMPLES.
-#   check_man.sh BUILD_DIR SOURCE_DIR MANDIR   (MANDIR: prefix/mandir, absolute)
+#   check_man.sh BUILD_DIR SOURCE_DIR MANDIR [NBO_INFO]   (MANDIR: prefix/mandir,
+#   absolute; NBO_INFO: the built tool, default BUILD_DIR/tools/nbo_info)
 set -euo pipefail
-build=$1 src=$2 mandir=$3
+build=$1 src=$2 mandir=$3 info=${4:-$1/tools/nbo_info}
 command -v groff >/dev/null && command -v man >/dev/null ||
   { echo "SKIP: groff or man missing (scripts/install-deps.sh installs man-db)"; exit 77; }
 tmp=$(mktemp -d)
@@ -82,7 +83,7 @@ if [ -f "$man/man3/p3dfft_overlap.3" ]; then
     grep -q "$e" "$man/man3/p3dfft_overlap.3" || { echo "FAIL: p3dfft_overlap(3) lacks $e"; fail=1; }
   done
 fi
-"$build/tools/nbo_info" --help > "$tmp/help.txt"
+"$info" --help > "$tmp/help.txt"
 for o in $(grep -oE -- '--[a-z-]+' "$tmp/help.txt"); do
   grep -qF -- "${o//-/\\-}" "$man/man1/nbo_info.1" || { echo "FAIL: nbo_info(1) lacks $o"; fail=1; }
 done

@@ -10,10 +10,10 @@
 # - an invalid value of any parsed variable (libnbo's and the engines'
 #   tables, nbo_info --settings-md) makes it exit 1, naming the variable on
 #   stderr and marking it INVALID; a valid environment exits 0.
-#   check_nbo_info.sh BUILD_DIR SOURCE_DIR
+#   check_nbo_info.sh BUILD_DIR SOURCE_DIR [NBO_INFO]   (default BUILD_DIR/tools/nbo_info)
 set -euo pipefail
 build=$1 src=$2
-info=$build/tools/nbo_info
+info=${3:-$build/tools/nbo_info}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0

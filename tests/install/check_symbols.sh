@@ -5,8 +5,11 @@
 #   libnbo-mpi.so          MPI_* / PMPI_* names (MPIX_ where an MPI names the
 #                          persistent all-to-alls so: Open MPI 4.1) and nbo_pmpi_stats
 #   check_symbols.sh SOURCE_DIR LIBRARY...
+# The names may carry the build's -Dmpi_suffix (NBO_MPI_SUFFIX=_mpich:
+# libnbo_mpich.so).
 set -euo pipefail
 src=$1; shift
+sfx=${NBO_MPI_SUFFIX:-}
 command -v nm >/dev/null || { echo "SKIP: nm missing (binutils)"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -29,9 +32,9 @@ same() { # LIBRARY HEADER PREFIX
 }
 for lib in "$@"; do
   case $(basename "$lib") in
-    libnbo.so*) same "$lib" "$src/include/nbo.h" nbo_ ;;
-    libp3dfft_overlap.so*) same "$lib" "$src/p3dfft_overlap/p3dfft_overlap.h" p3o_ ;;
-    libnbo-mpi.so*)
+    "libnbo$sfx.so"*) same "$lib" "$src/include/nbo.h" nbo_ ;;
+    "libp3dfft_overlap$sfx.so"*) same "$lib" "$src/p3dfft_overlap/p3dfft_overlap.h" p3o_ ;;
+    "libnbo-mpi$sfx.so"*)
       exported "$lib" > "$tmp/exp"
       other=$(grep -vE '^(P?MPIX?_[A-Za-z0-9_]+|nbo_pmpi_stats)$' "$tmp/exp" || true)
       [ -z "$other" ] || { echo "FAIL: libnbo-mpi.so exports other names:" $other; fail=1; }

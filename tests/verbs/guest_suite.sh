@@ -184,7 +184,7 @@ mixed_np=${NBO_VERBS_MIXED_NP:-4}
 if want mixed && [ -x "$build/tests/pmpi/test_pmpi_mixed" ]; then
     for progress in inline thread; do
         step "test_pmpi_mixed verbs/$progress P=$mixed_np $mixed_ops ops" $((300 + mixed_ops / 100)) \
-            env NBO_PROGRESS=$progress NBO_PMPI_COLLS=all NBO_PMPI_MIN_SIZE=all=0 LD_PRELOAD="$build/pmpi/libnbo-mpi.so" \
+            env NBO_PROGRESS=$progress NBO_PMPI_COLLS=all NBO_PMPI_MIN_SIZE=all=0 LD_PRELOAD="$(ls "$build"/pmpi/libnbo-mpi*.so | head -n 1)" \
             mpiexec -n "$mixed_np" "$build/tests/pmpi/test_pmpi_mixed" --ops="$mixed_ops" \
             --seed="$mixed_np" --expect=nbo
     done
