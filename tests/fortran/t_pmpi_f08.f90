@@ -55,6 +55,7 @@ program t_pmpi_f08
     print '(a,i0,a,i0)', 't_pmpi_f08: thread level ', provided, ', failures ', bad
     if (bad == 0) print '(a)', 't_pmpi_f08: PASS'
   end if
+  deallocate(sb, rb) ! a main program's are never freed (LeakSanitizer)
   call MPI_Finalize()
   if (bad /= 0) error stop 1
 contains

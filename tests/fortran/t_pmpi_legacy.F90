@@ -53,6 +53,7 @@ program t_pmpi_legacy
     print '(a,i0,a,i0)', 't_pmpi_legacy: thread level ', provided, ', failures ', bad
     if (bad == 0) print '(a)', 't_pmpi_legacy: PASS'
   end if
+  deallocate(sb, rb) ! a main program's are never freed (LeakSanitizer)
   call MPI_Finalize(ierr)
   if (bad /= 0) stop 1
 contains
