@@ -71,7 +71,7 @@ contains
     wrong = 0
     do j = 0, np - 1
       do i = 1, n
-        if (recvbuf(j * n + i) /= j + np * (rank + np * i)) wrong = wrong + 1
+        if (nint(recvbuf(j * n + i)) /= j + np * (rank + np * i)) wrong = wrong + 1
       end do
     end do
   end function

@@ -3,9 +3,10 @@
 ! type(MPI_Datatype), type(MPI_Op)); libnbo's communicators and requests
 ! are type(nbo_comm) and type(nbo_request).  Every function returns
 ! NBO_SUCCESS (0) or a negative NBO_ERR_* code, as in C; nbo_strerror
-! says what a code means.  Buffers are contiguous arrays, left untouched
-! until the request completes (asynchronous), as MPI's non-blocking
-! calls require.  docs/fortran.md.
+! says what a code means.  Buffers are contiguous arrays or scalars
+! (NBO_ERR_BUFFER otherwise), or mpi_f08's MPI_IN_PLACE and MPI_BOTTOM,
+! left untouched until the request completes (asynchronous), as MPI's
+! non-blocking calls require.  docs/fortran.md.
 module nbo
   use, intrinsic :: iso_c_binding
   use mpi_f08, only : MPI_Comm, MPI_Datatype, MPI_Op
@@ -65,10 +66,10 @@ module nbo
     integer(c_int) function nbo_ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
           recvtype, comm, req) bind(C, name='nbo_f_ialltoall')
       import
-      type(*), dimension(*), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
       integer(c_int), value :: sendcount
       type(MPI_Datatype), value :: sendtype
-      type(*), dimension(*), asynchronous :: recvbuf
+      type(*), dimension(..), asynchronous :: recvbuf
       integer(c_int), value :: recvcount
       type(MPI_Datatype), value :: recvtype
       type(nbo_comm), value :: comm
@@ -77,10 +78,10 @@ module nbo
     integer(c_int) function nbo_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
           recvtype, comm, req) bind(C, name='nbo_f_alltoall_init')
       import
-      type(*), dimension(*), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
       integer(c_int), value :: sendcount
       type(MPI_Datatype), value :: sendtype
-      type(*), dimension(*), asynchronous :: recvbuf
+      type(*), dimension(..), asynchronous :: recvbuf
       integer(c_int), value :: recvcount
       type(MPI_Datatype), value :: recvtype
       type(nbo_comm), value :: comm
@@ -89,10 +90,10 @@ module nbo
     integer(c_int) function nbo_iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
           recvtype, comm, req) bind(C, name='nbo_f_iallgather')
       import
-      type(*), dimension(*), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
       integer(c_int), value :: sendcount
       type(MPI_Datatype), value :: sendtype
-      type(*), dimension(*), asynchronous :: recvbuf
+      type(*), dimension(..), asynchronous :: recvbuf
       integer(c_int), value :: recvcount
       type(MPI_Datatype), value :: recvtype
       type(nbo_comm), value :: comm
@@ -101,10 +102,10 @@ module nbo
     integer(c_int) function nbo_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
           recvtype, comm, req) bind(C, name='nbo_f_allgather_init')
       import
-      type(*), dimension(*), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
       integer(c_int), value :: sendcount
       type(MPI_Datatype), value :: sendtype
-      type(*), dimension(*), asynchronous :: recvbuf
+      type(*), dimension(..), asynchronous :: recvbuf
       integer(c_int), value :: recvcount
       type(MPI_Datatype), value :: recvtype
       type(nbo_comm), value :: comm
@@ -113,10 +114,10 @@ module nbo
     integer(c_int) function nbo_ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
           recvtype, comm, req) bind(C, name='nbo_f_ineighbor_alltoall')
       import
-      type(*), dimension(*), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
       integer(c_int), value :: sendcount
       type(MPI_Datatype), value :: sendtype
-      type(*), dimension(*), asynchronous :: recvbuf
+      type(*), dimension(..), asynchronous :: recvbuf
       integer(c_int), value :: recvcount
       type(MPI_Datatype), value :: recvtype
       type(nbo_comm), value :: comm
@@ -125,10 +126,10 @@ module nbo
     integer(c_int) function nbo_neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, &
           recvcount, recvtype, comm, req) bind(C, name='nbo_f_neighbor_alltoall_init')
       import
-      type(*), dimension(*), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
       integer(c_int), value :: sendcount
       type(MPI_Datatype), value :: sendtype
-      type(*), dimension(*), asynchronous :: recvbuf
+      type(*), dimension(..), asynchronous :: recvbuf
       integer(c_int), value :: recvcount
       type(MPI_Datatype), value :: recvtype
       type(nbo_comm), value :: comm
@@ -137,10 +138,10 @@ module nbo
     integer(c_int) function nbo_ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, &
           recvcount, recvtype, comm, req) bind(C, name='nbo_f_ineighbor_allgather')
       import
-      type(*), dimension(*), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
       integer(c_int), value :: sendcount
       type(MPI_Datatype), value :: sendtype
-      type(*), dimension(*), asynchronous :: recvbuf
+      type(*), dimension(..), asynchronous :: recvbuf
       integer(c_int), value :: recvcount
       type(MPI_Datatype), value :: recvtype
       type(nbo_comm), value :: comm
@@ -149,10 +150,10 @@ module nbo
     integer(c_int) function nbo_neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, &
           recvcount, recvtype, comm, req) bind(C, name='nbo_f_neighbor_allgather_init')
       import
-      type(*), dimension(*), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
       integer(c_int), value :: sendcount
       type(MPI_Datatype), value :: sendtype
-      type(*), dimension(*), asynchronous :: recvbuf
+      type(*), dimension(..), asynchronous :: recvbuf
       integer(c_int), value :: recvcount
       type(MPI_Datatype), value :: recvtype
       type(nbo_comm), value :: comm
@@ -161,10 +162,10 @@ module nbo
     integer(c_int) function nbo_ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
           recvcounts, rdispls, recvtype, comm, req) bind(C, name='nbo_f_ialltoallv')
       import
-      type(*), dimension(*), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
       integer(c_int), intent(in), asynchronous :: sendcounts(*), sdispls(*)
       type(MPI_Datatype), value :: sendtype
-      type(*), dimension(*), asynchronous :: recvbuf
+      type(*), dimension(..), asynchronous :: recvbuf
       integer(c_int), intent(in), asynchronous :: recvcounts(*), rdispls(*)
       type(MPI_Datatype), value :: recvtype
       type(nbo_comm), value :: comm
@@ -173,10 +174,10 @@ module nbo
     integer(c_int) function nbo_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
           recvcounts, rdispls, recvtype, comm, req) bind(C, name='nbo_f_alltoallv_init')
       import
-      type(*), dimension(*), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
       integer(c_int), intent(in), asynchronous :: sendcounts(*), sdispls(*)
       type(MPI_Datatype), value :: sendtype
-      type(*), dimension(*), asynchronous :: recvbuf
+      type(*), dimension(..), asynchronous :: recvbuf
       integer(c_int), intent(in), asynchronous :: recvcounts(*), rdispls(*)
       type(MPI_Datatype), value :: recvtype
       type(nbo_comm), value :: comm
@@ -185,10 +186,10 @@ module nbo
     integer(c_int) function nbo_ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
           recvcounts, rdispls, recvtype, comm, req) bind(C, name='nbo_f_ineighbor_alltoallv')
       import
-      type(*), dimension(*), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
       integer(c_int), intent(in), asynchronous :: sendcounts(*), sdispls(*)
       type(MPI_Datatype), value :: sendtype
-      type(*), dimension(*), asynchronous :: recvbuf
+      type(*), dimension(..), asynchronous :: recvbuf
       integer(c_int), intent(in), asynchronous :: recvcounts(*), rdispls(*)
       type(MPI_Datatype), value :: recvtype
       type(nbo_comm), value :: comm
@@ -198,10 +199,10 @@ module nbo
           recvbuf, recvcounts, rdispls, recvtype, comm, req) bind(C, &
           name='nbo_f_neighbor_alltoallv_init')
       import
-      type(*), dimension(*), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
       integer(c_int), intent(in), asynchronous :: sendcounts(*), sdispls(*)
       type(MPI_Datatype), value :: sendtype
-      type(*), dimension(*), asynchronous :: recvbuf
+      type(*), dimension(..), asynchronous :: recvbuf
       integer(c_int), intent(in), asynchronous :: recvcounts(*), rdispls(*)
       type(MPI_Datatype), value :: recvtype
       type(nbo_comm), value :: comm
@@ -210,10 +211,10 @@ module nbo
     integer(c_int) function nbo_iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
           displs, recvtype, comm, req) bind(C, name='nbo_f_iallgatherv')
       import
-      type(*), dimension(*), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
       integer(c_int), value :: sendcount
       type(MPI_Datatype), value :: sendtype
-      type(*), dimension(*), asynchronous :: recvbuf
+      type(*), dimension(..), asynchronous :: recvbuf
       integer(c_int), intent(in), asynchronous :: recvcounts(*), displs(*)
       type(MPI_Datatype), value :: recvtype
       type(nbo_comm), value :: comm
@@ -222,10 +223,10 @@ module nbo
     integer(c_int) function nbo_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
           displs, recvtype, comm, req) bind(C, name='nbo_f_allgatherv_init')
       import
-      type(*), dimension(*), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
       integer(c_int), value :: sendcount
       type(MPI_Datatype), value :: sendtype
-      type(*), dimension(*), asynchronous :: recvbuf
+      type(*), dimension(..), asynchronous :: recvbuf
       integer(c_int), intent(in), asynchronous :: recvcounts(*), displs(*)
       type(MPI_Datatype), value :: recvtype
       type(nbo_comm), value :: comm
@@ -234,10 +235,10 @@ module nbo
     integer(c_int) function nbo_ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, &
           recvcounts, displs, recvtype, comm, req) bind(C, name='nbo_f_ineighbor_allgatherv')
       import
-      type(*), dimension(*), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
       integer(c_int), value :: sendcount
       type(MPI_Datatype), value :: sendtype
-      type(*), dimension(*), asynchronous :: recvbuf
+      type(*), dimension(..), asynchronous :: recvbuf
       integer(c_int), intent(in), asynchronous :: recvcounts(*), displs(*)
       type(MPI_Datatype), value :: recvtype
       type(nbo_comm), value :: comm
@@ -246,10 +247,10 @@ module nbo
     integer(c_int) function nbo_neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, &
           recvcounts, displs, recvtype, comm, req) bind(C, name='nbo_f_neighbor_allgatherv_init')
       import
-      type(*), dimension(*), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
       integer(c_int), value :: sendcount
       type(MPI_Datatype), value :: sendtype
-      type(*), dimension(*), asynchronous :: recvbuf
+      type(*), dimension(..), asynchronous :: recvbuf
       integer(c_int), intent(in), asynchronous :: recvcounts(*), displs(*)
       type(MPI_Datatype), value :: recvtype
       type(nbo_comm), value :: comm
@@ -258,8 +259,8 @@ module nbo
     integer(c_int) function nbo_iallreduce(sendbuf, recvbuf, count, datatype, op, comm, req) bind(C, &
           name='nbo_f_iallreduce')
       import
-      type(*), dimension(*), intent(in), asynchronous :: sendbuf
-      type(*), dimension(*), asynchronous :: recvbuf
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), asynchronous :: recvbuf
       integer(c_int), value :: count
       type(MPI_Datatype), value :: datatype
       type(MPI_Op), value :: op
@@ -269,8 +270,8 @@ module nbo
     integer(c_int) function nbo_allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, req) &
           bind(C, name='nbo_f_allreduce_init')
       import
-      type(*), dimension(*), intent(in), asynchronous :: sendbuf
-      type(*), dimension(*), asynchronous :: recvbuf
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), asynchronous :: recvbuf
       integer(c_int), value :: count
       type(MPI_Datatype), value :: datatype
       type(MPI_Op), value :: op
@@ -280,8 +281,8 @@ module nbo
     integer(c_int) function nbo_ireduce_scatter_block(sendbuf, recvbuf, count, datatype, op, comm, &
           req) bind(C, name='nbo_f_ireduce_scatter_block')
       import
-      type(*), dimension(*), intent(in), asynchronous :: sendbuf
-      type(*), dimension(*), asynchronous :: recvbuf
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), asynchronous :: recvbuf
       integer(c_int), value :: count
       type(MPI_Datatype), value :: datatype
       type(MPI_Op), value :: op
@@ -291,8 +292,8 @@ module nbo
     integer(c_int) function nbo_reduce_scatter_block_init(sendbuf, recvbuf, count, datatype, op, &
           comm, req) bind(C, name='nbo_f_reduce_scatter_block_init')
       import
-      type(*), dimension(*), intent(in), asynchronous :: sendbuf
-      type(*), dimension(*), asynchronous :: recvbuf
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), asynchronous :: recvbuf
       integer(c_int), value :: count
       type(MPI_Datatype), value :: datatype
       type(MPI_Op), value :: op
@@ -302,7 +303,7 @@ module nbo
     integer(c_int) function nbo_ibcast(buffer, count, datatype, root, comm, req) bind(C, &
           name='nbo_f_ibcast')
       import
-      type(*), dimension(*), asynchronous :: buffer
+      type(*), dimension(..), asynchronous :: buffer
       integer(c_int), value :: count
       type(MPI_Datatype), value :: datatype
       integer(c_int), value :: root
@@ -312,7 +313,7 @@ module nbo
     integer(c_int) function nbo_bcast_init(buffer, count, datatype, root, comm, req) bind(C, &
           name='nbo_f_bcast_init')
       import
-      type(*), dimension(*), asynchronous :: buffer
+      type(*), dimension(..), asynchronous :: buffer
       integer(c_int), value :: count
       type(MPI_Datatype), value :: datatype
       integer(c_int), value :: root

@@ -4,6 +4,7 @@
  * one integer, passed by value) and turning Fortran's MPI_IN_PLACE and
  * MPI_BOTTOM into C's; the rest of the API is bound directly.
  */
+#include <ISO_Fortran_binding.h>
 #include <mpi.h>
 
 #include "nbo.h"
@@ -32,17 +33,26 @@ extern char mpi_fortran_in_place_, mpi_fortran_bottom_;
 #define F_BOTTOM (&mpi_fortran_bottom_)
 #endif
 
-/* Fortran's MPI_IN_PLACE and MPI_BOTTOM as C's. */
-static void *buf(const void *b)
+/* A buffer's address: Fortran's MPI_IN_PLACE and MPI_BOTTOM as C's;
+ * NULL for a non-contiguous array, which a non-blocking call cannot take
+ * (its copy would be gone before the call completes). */
+static void *buf(const CFI_cdesc_t *d)
 {
 #ifdef F_IN_PLACE
-    if (b == (const void *)F_IN_PLACE)
+    if (d->base_addr == (const void *)F_IN_PLACE)
         return MPI_IN_PLACE;
-    if (b == (const void *)F_BOTTOM)
+    if (d->base_addr == (const void *)F_BOTTOM)
         return MPI_BOTTOM;
 #endif
-    return (void *)b;
+    return CFI_is_contiguous(d) ? d->base_addr : NULL;
 }
+
+/* Returns NBO_ERR_BUFFER from the calling function where b is not
+ * contiguous. */
+#define BUF(b, out)                                                                         \
+    void *out = buf(b);                                                                     \
+    if (!out && (b)->base_addr)                                                             \
+        return NBO_ERR_BUFFER
 
 /* Defined here, declared by the module's interfaces only. */
 #define F_EXPORT __attribute__((visibility("default")))
@@ -55,39 +65,51 @@ F_EXPORT int nbo_f_comm_create(nbo_f_handle_t comm, nbo_comm_t *out)
 /* The alltoall shape (all-to-all, allgather, their neighbour forms and
  * *_init): one count and type per side. */
 #define F_A2A(name)                                                                         \
-    F_EXPORT int nbo_f_##name(const void *sb, int sc, nbo_f_handle_t st, void *rb, int rc,  \
-                              nbo_f_handle_t rt, nbo_f_comm_t comm, nbo_request_t *req)       \
+    F_EXPORT int nbo_f_##name(const CFI_cdesc_t *sd_, int sc, nbo_f_handle_t st,            \
+                              const CFI_cdesc_t *rd_, int rc, nbo_f_handle_t rt,            \
+                              nbo_f_comm_t comm, nbo_request_t *req)                        \
     {                                                                                       \
-        return nbo_##name(buf(sb), sc, TYPE(st), buf(rb), rc, TYPE(rt), comm.ptr, req);         \
+        BUF(sd_, sb);                                                                       \
+        BUF(rd_, rb);                                                                       \
+        return nbo_##name(sb, sc, TYPE(st), rb, rc, TYPE(rt), comm.ptr, req);               \
     }
 /* The v shape on both sides (alltoallv). */
 #define F_A2AV(name)                                                                        \
-    F_EXPORT int nbo_f_##name(const void *sb, const int *sc, const int *sd,                 \
-                              nbo_f_handle_t st, void *rb, const int *rc, const int *rd,    \
-                              nbo_f_handle_t rt, nbo_f_comm_t comm, nbo_request_t *req)       \
+    F_EXPORT int nbo_f_##name(const CFI_cdesc_t *sd_, const int *sc, const int *sd,         \
+                              nbo_f_handle_t st, const CFI_cdesc_t *rd_, const int *rc,     \
+                              const int *rd, nbo_f_handle_t rt, nbo_f_comm_t comm,          \
+                              nbo_request_t *req)                                           \
     {                                                                                       \
-        return nbo_##name(buf(sb), sc, sd, TYPE(st), buf(rb), rc, rd, TYPE(rt), comm.ptr, req); \
+        BUF(sd_, sb);                                                                       \
+        BUF(rd_, rb);                                                                       \
+        return nbo_##name(sb, sc, sd, TYPE(st), rb, rc, rd, TYPE(rt), comm.ptr, req);       \
     }
 /* The v shape on the receiving side (allgatherv). */
 #define F_AGV(name)                                                                         \
-    F_EXPORT int nbo_f_##name(const void *sb, int sc, nbo_f_handle_t st, void *rb,          \
-                              const int *rc, const int *rd, nbo_f_handle_t rt,              \
-                              nbo_f_comm_t comm, nbo_request_t *req)                          \
+    F_EXPORT int nbo_f_##name(const CFI_cdesc_t *sd_, int sc, nbo_f_handle_t st,            \
+                              const CFI_cdesc_t *rd_, const int *rc, const int *rd,         \
+                              nbo_f_handle_t rt, nbo_f_comm_t comm, nbo_request_t *req)     \
     {                                                                                       \
-        return nbo_##name(buf(sb), sc, TYPE(st), buf(rb), rc, rd, TYPE(rt), comm.ptr, req);     \
+        BUF(sd_, sb);                                                                       \
+        BUF(rd_, rb);                                                                       \
+        return nbo_##name(sb, sc, TYPE(st), rb, rc, rd, TYPE(rt), comm.ptr, req);           \
     }
 /* The reduction shape (allreduce, reduce_scatter_block). */
 #define F_RED(name)                                                                         \
-    F_EXPORT int nbo_f_##name(const void *sb, void *rb, int n, nbo_f_handle_t t,            \
-                              nbo_f_handle_t op, nbo_f_comm_t comm, nbo_request_t *req)       \
-    {                                                                                       \
-        return nbo_##name(buf(sb), buf(rb), n, TYPE(t), OP(op), comm.ptr, req);                 \
-    }
-#define F_BCAST(name)                                                                       \
-    F_EXPORT int nbo_f_##name(void *b, int n, nbo_f_handle_t t, int root, nbo_f_comm_t comm,\
+    F_EXPORT int nbo_f_##name(const CFI_cdesc_t *sd_, const CFI_cdesc_t *rd_, int n,        \
+                              nbo_f_handle_t t, nbo_f_handle_t op, nbo_f_comm_t comm,       \
                               nbo_request_t *req)                                           \
     {                                                                                       \
-        return nbo_##name(buf(b), n, TYPE(t), root, comm.ptr, req);                             \
+        BUF(sd_, sb);                                                                       \
+        BUF(rd_, rb);                                                                       \
+        return nbo_##name(sb, rb, n, TYPE(t), OP(op), comm.ptr, req);                       \
+    }
+#define F_BCAST(name)                                                                       \
+    F_EXPORT int nbo_f_##name(const CFI_cdesc_t *bd_, int n, nbo_f_handle_t t, int root,    \
+                              nbo_f_comm_t comm, nbo_request_t *req)                        \
+    {                                                                                       \
+        BUF(bd_, b);                                                                        \
+        return nbo_##name(b, n, TYPE(t), root, comm.ptr, req);                              \
     }
 
 F_A2A(ialltoall)
