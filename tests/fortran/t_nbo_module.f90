@@ -92,7 +92,7 @@ program t_nbo_module
   call MPI_Allreduce(MPI_IN_PLACE, bad, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
   if (rank == 0) print '(a,i0,a,i0)', 't_nbo_module: P=', np, ' failures ', bad
   if (rank == 0 .and. bad == 0) print '(a)', 't_nbo_module: PASS'
-  deallocate(sb, rb, counts, displs, rcounts, rdispls, g, gv)
+  deallocate(sb, rb, counts, displs, rcounts, rdispls, g, gv, msg)
   call MPI_Finalize()
   if (bad /= 0) error stop 1
 contains
