@@ -12,6 +12,8 @@ pkgs=(
   libfabric-dev libfabric-bin
   # application and tests
   libfftw3-dev libcmocka-dev valgrind clang libclang-rt-14-dev
+  # Fortran: the modules nbo and p3o, and the Fortran tests (mpif90 needs it)
+  gfortran
   # optional: the zfp codec of compressed all-to-alls (meson -Dzfp=auto
   # builds it where libzfp is found, docs/compression.md)
   libzfp-dev

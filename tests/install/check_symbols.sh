@@ -3,7 +3,9 @@
 #   libnbo.so              exactly the functions declared in include/nbo.h
 #   libp3dfft_overlap.so   exactly those of p3dfft_overlap/p3dfft_overlap.h
 #   libnbo-mpi.so          MPI_* / PMPI_* names (MPIX_ where an MPI names the
-#                          persistent all-to-alls so: Open MPI 4.1) and nbo_pmpi_stats
+#                          persistent all-to-alls so: Open MPI 4.1), the Fortran
+#                          bindings' names it interposes (mpi_wait_f08_, mpi_wait_,
+#                          pmpi_test_, ompi_wait_f: docs/fortran.md) and nbo_pmpi_stats
 #   check_symbols.sh SOURCE_DIR LIBRARY...
 # The names may carry the build's -Dmpi_suffix (NBO_MPI_SUFFIX=_mpich:
 # libnbo_mpich.so).
@@ -36,7 +38,7 @@ for lib in "$@"; do
     "libp3dfft_overlap$sfx.so"*) same "$lib" "$src/p3dfft_overlap/p3dfft_overlap.h" p3o_ ;;
     "libnbo-mpi$sfx.so"*)
       exported "$lib" > "$tmp/exp"
-      other=$(grep -vE '^(P?MPIX?_[A-Za-z0-9_]+|nbo_pmpi_stats)$' "$tmp/exp" || true)
+      other=$(grep -vE '^(P?MPIX?_[A-Za-z0-9_]+|p?mpi_[a-z0-9_]+_|ompi_[a-z0-9_]+_f|nbo_pmpi_stats)$' "$tmp/exp" || true)
       [ -z "$other" ] || { echo "FAIL: libnbo-mpi.so exports other names:" $other; fail=1; }
       grep -qx nbo_pmpi_stats "$tmp/exp" || { echo "FAIL: libnbo-mpi.so does not export nbo_pmpi_stats"; fail=1; }
       [ -n "$other" ] || echo "ok: libnbo-mpi.so: $(wc -l < "$tmp/exp") names, MPI's and nbo_pmpi_stats" ;;

@@ -26,6 +26,7 @@ declare -A may=(
   [pmpi]="pmpi libnbo progress memory offload util"
   [p3dfft_overlap]="p3dfft_overlap libnbo progress memory offload util"
   [tools]="tools pmpi libnbo progress memory offload util"
+  [fortran]="fortran p3dfft_overlap libnbo progress memory offload util"
 )
 
 # "source object" per compiled file of the layers above (tests, benchmarks
