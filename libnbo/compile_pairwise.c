@@ -335,8 +335,10 @@ int nbo_compile_pairwise(const nbo_sched_args_t *a, sched_build_t *b)
     b->s->tmp_bytes = tmp;
 
     /* In place, outgoing blocks must leave the receive buffer before any
-     * receive can land on them. */
-    if (a->in_place)
+     * receive can land on them; with host_first every block is packed
+     * before the first message. */
+    const int pack_first = a->in_place || (a->host_first && stage_send);
+    if (pack_first)
         for (int p = 0; p < P; p++) {
             if (p == r)
                 continue;
@@ -345,6 +347,12 @@ int nbo_compile_pairwise(const nbo_sched_args_t *a, sched_build_t *b)
             else
                 sched_build_pack(b, p, NBO_BUF_TMP, soff[p], a->sbytes[p]);
         }
+
+    /* host_first: an own block that needs PACK or UNPACK goes first too (a
+     * plain copy may stay among the messages: the provider makes it). */
+    const int own_first = a->host_first && !(a->send_contig && a->recv_contig);
+    if (own_first)
+        sched_build_own_block(b, a, self_off);
 
     int *recv_task = malloc((size_t)P * sizeof(int));
     if (!recv_task) {
@@ -365,7 +373,9 @@ int nbo_compile_pairwise(const nbo_sched_args_t *a, sched_build_t *b)
     for (int p = 0; p < P; p++)
         if (p != r && a->sbytes[p] > 0)
             own_left = 1;
-    if (!own_left)
+    if (own_first)
+        own_left = 0;
+    else if (!own_left)
         sched_build_own_block(b, a, self_off);
 
     for (int first = 1; first < P; first += a->window) {
@@ -373,7 +383,7 @@ int nbo_compile_pairwise(const nbo_sched_args_t *a, sched_build_t *b)
         int n = 0, sent = 0;
         for (int i = first; i < last; i++) {
             int dst = step_dst(P, r, i);
-            if (stage_send && !a->in_place)
+            if (stage_send && !pack_first)
                 sched_build_pack(b, dst, NBO_BUF_TMP, soff[dst], a->sbytes[dst]);
             widx[n++] = stage_send
                 ? sched_build_send(b, dst, NBO_BUF_TMP, soff[dst], a->sbytes[dst])
@@ -386,12 +396,17 @@ int nbo_compile_pairwise(const nbo_sched_args_t *a, sched_build_t *b)
             own_left = 0;
         }
         sched_build_wait(b, widx, n);
-        if (stage_recv)
+        if (stage_recv && !a->host_first)
             for (int i = first; i < last; i++) {
                 int src = step_src(P, r, i);
                 sched_build_unpack(b, src, NBO_BUF_TMP, roff[src], a->rbytes[src]);
             }
     }
+    if (stage_recv && a->host_first) /* after the last WAIT */
+        for (int i = 1; i < P; i++) {
+            int src = step_src(P, r, i);
+            sched_build_unpack(b, src, NBO_BUF_TMP, roff[src], a->rbytes[src]);
+        }
     free(recv_task);
     free(soff);
     free(roff);

@@ -142,6 +142,10 @@ typedef struct nbo_sched_args {
     int           send_contig;    /* 0: blocks must be PACKed to scratch    */
     int           recv_contig;    /* 0: blocks arrive in scratch, UNPACKed  */
     int           in_place;       /* send data is in the recv buffer        */
+    int           host_first;     /* all-to-all: local tasks before the first
+                                     message and after the last WAIT, so an
+                                     engine that runs lists (NBO_CAP_HW_WAITS)
+                                     takes the messages whole              */
     int           uniform;        /* all blocks the same size (alltoall)    */
     nbo_coll_t    coll;           /* which collective (its algorithm table) */
     int           root;           /* bcast: the root rank                   */

@@ -96,6 +96,7 @@ int nbo_coll_maps_done(const nbo_coll_call_t *k, const struct nbo_comm *c, nbo_c
     }
     p->plan.args.send_contig = s->dt.contig;
     p->plan.args.recv_contig = r->dt.contig;
+    p->plan.args.host_first = (c->caps & NBO_CAP_HW_WAITS) != 0;
     p->sendbuf = ip ? NULL : (void *)k->sendbuf;
     p->recvbuf = k->recvbuf;
     return NBO_SUCCESS;

@@ -5,8 +5,10 @@
  * A part is SEND, RECV and WAIT tasks from the list's first message to its
  * last WAIT, plus COPY tasks done by the host at the start.  Two kinds:
  *
- *   - sends that read only the send buffer, which no receive writes
- *     (all-to-all(v) out of place): one counter for every receive;
+ *   - sends that read only bytes no receive writes (all-to-all(v): the
+ *     send buffer, or blocks packed to scratch before the part, which the
+ *     compiler puts first for such engines: a derived type, in place):
+ *     one counter for every receive;
  *   - sends that forward received data (broadcast, allgather(v)): one
  *     counter per WAIT, so a window fires once exactly the receives of
  *     the WAITs before it are in.  Receives are posted at the start, so
@@ -16,6 +18,8 @@
  * every rank's list of an all-to-all, a broadcast or an allgather(v) of
  * contiguous types passes, so ranks decide alike.
  */
+#include <stdint.h>
+
 #include "ofi_engine.h"
 
 static const char *task_at(const nbo_exec_t *x, const nbo_task_t *t, int src)
@@ -31,20 +35,35 @@ static int overlaps(const nbo_exec_t *x, const nbo_task_t *a, int asrc, const nb
     return a->len && b->len && p < q + b->len && q < p + a->len;
 }
 
-/* Sends read only the send buffer, which no task writes (not in place).
+/* Sends read bytes no receive of the part writes: the send buffer, apart
+ * from the receive buffer, or scratch blocks packed before the part (a
+ * derived type, in place), apart from the scratch the receives land in.
  * A rank that sends nothing passes, as its peers do: an all-to-all-v's
  * ranks must all decide alike. */
-static int reads_send_only(const nbo_exec_t *x, int first, int end)
+static int sends_read_apart(const nbo_exec_t *x, int first, int end)
 {
-    if (x->buf_len[NBO_BUF_SEND] != 0 && x->buf[NBO_BUF_SEND] == x->buf[NBO_BUF_RECV])
-        return 0;
+    const char *s = x->buf[NBO_BUF_SEND], *r = x->buf[NBO_BUF_RECV];
+    const size_t sl = x->buf_len[NBO_BUF_SEND], rl = x->buf_len[NBO_BUF_RECV];
+    size_t send_lo = SIZE_MAX, send_hi = 0, recv_lo = SIZE_MAX, recv_hi = 0; /* in TMP */
     for (int i = first; i < end; i++) {
         const nbo_task_t *t = &x->tasks[i];
-        if ((t->kind == NBO_TASK_SEND && t->buf != NBO_BUF_SEND) ||
+        if (t->kind == NBO_TASK_SEND && t->buf == NBO_BUF_SEND && sl && rl && s < r + rl &&
+            r < s + sl)
+            return 0;
+        if ((t->kind == NBO_TASK_SEND && t->buf == NBO_BUF_RECV) ||
             (t->kind == NBO_TASK_RECV && t->buf == NBO_BUF_SEND))
             return 0;
+        if ((t->kind != NBO_TASK_SEND && t->kind != NBO_TASK_RECV) || t->buf != NBO_BUF_TMP ||
+            !t->len)
+            continue;
+        size_t *lo = t->kind == NBO_TASK_SEND ? &send_lo : &recv_lo;
+        size_t *hi = t->kind == NBO_TASK_SEND ? &send_hi : &recv_hi;
+        if (t->off < *lo)
+            *lo = t->off;
+        if (t->off + t->len > *hi)
+            *hi = t->off + t->len;
     }
-    return 1;
+    return send_hi <= recv_lo || recv_hi <= send_lo;
 }
 
 /* Messages, waits and copies only, anywhere in the list: a derived type
@@ -133,7 +152,7 @@ int ofi_trig_part(const nbo_exec_t *x, int first, ofi_part_t *p)
      * offloadable where a peer's of the same call is not (the extra rank
      * of a reduction at P not a power of 2 only sends and receives). */
     if (x->coll == NBO_COLL_ALLTOALL || x->coll == NBO_COLL_ALLTOALLV)
-        return reads_send_only(x, first, end) ? p->n : 0;
+        return sends_read_apart(x, first, end) ? p->n : 0;
     if ((x->coll != NBO_COLL_BCAST && x->coll != NBO_COLL_ALLGATHER &&
          x->coll != NBO_COLL_ALLGATHERV) ||
         !only_messages(x) || !forwards_safely(x, first, end))
