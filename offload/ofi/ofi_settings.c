@@ -16,10 +16,10 @@ static const nbo_setting_t ofi_settings[] = {
      "0: no wait descriptor on the completion queue (the progress thread polls)"},
     {"NBO_OFI_OFFLOAD", NBO_SETTING_KEYWORD, offload_words, NBO_ARRAY_LEN(offload_words), 0, 0,
      NULL, 0, NULL, "auto", F(offload),
-     "auto: the provider runs all-to-all task lists, and integer allreduce and "
-     "reduce-scatter-block by triggered atomics, where it takes deferred work (sockets); "
-     "all: broadcast and allgather lists and float reductions (not bitwise reproducible) too "
-     "(experimental: docs/engine-ofi.md); 0: the host posts every window"},
+     "auto: the provider runs all-to-all, broadcast and allgather task lists, and integer "
+     "allreduce and reduce-scatter-block by triggered atomics, where it takes deferred work "
+     "(sockets); all: float and double reductions too (not bitwise reproducible); 0: the host "
+     "posts every window"},
     {"NBO_OFI_TRIG_COUNTERS", INT(0, 1024), "64", F(trig_counters),
      "counters the offload opens per communicator for lists that forward received data "
      "(broadcast, allgather: one per window); a list with more windows runs on the host path"},

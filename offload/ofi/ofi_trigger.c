@@ -391,10 +391,6 @@ int ofi_engine_offload(nbo_engine_comm_t *ec, nbo_exec_t *x, int first, int *tak
     const int n = ofi_trig_part(x, first, &p), nsend = p.nsend, nrecv = p.nrecv;
     if (n == 0)
         return NBO_SUCCESS;
-    /* Lists that forward data only when asked: on sockets a small broadcast
-     * stalls now and then (docs/engine-ofi.md). */
-    if (p.forwards && ec->set.offload < 2)
-        return NBO_SUCCESS;
     if (t->broken) {
         say_fallback(ec, "an offloaded list failed on this communicator");
         return NBO_SUCCESS;

@@ -14,10 +14,10 @@
  * persistent all-to-all started 100 times, checked each time, on the path
  * expected.  Then a broadcast (a small one and a large one, from rank 1),
  * an allgather and an allgatherv, whose lists forward received data, each
- * against MPI's result, with the same bounds on host tasks and polls: on
- * the offloaded path only with NBO_OFI_OFFLOAD=all (else the host's); a
- * persistent broadcast and allgather started together 30 times.  Last,
- * with NBO_OFI_OFFLOAD=all and NBO_OFI_TRIG_COUNTERS=1 (fewer window
+ * against MPI's result, with the same bounds on host tasks and polls; a
+ * persistent broadcast and allgather started together 30 times.  Then an
+ * all-to-all of a strided type and one in place.  Last, where offloaded,
+ * with NBO_OFI_TRIG_COUNTERS=1 (fewer window
  * counters than the allgather's windows), the allgather falls back to the
  * host path (a fallback counted, no task offloaded) and is still right,
  * while the all-to-all, which needs none, stays offloaded.
@@ -282,7 +282,7 @@ int main(int argc, char **argv)
 {
     int provided;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    const int offload = ofi_test_expects_offload(), forwards = offload && ofi_test_offload_all();
+    const int offload = ofi_test_expects_offload(), forwards = offload;
     nbo_config_t cfg;
     nbo_comm_t comm;
     int rc = ofi_test_open("test_ofi_offload", provided, "1", &cfg, &comm);
