@@ -15,7 +15,6 @@
  * 100 %: the loop costs its compute alone; 0 %: compute + exchange.
  * Alternating the kinds makes a shared machine's drift fall on all three.
  */
-#define _GNU_SOURCE /* struct dirent's d_name, strtol */
 #include <dirent.h>
 #include <nbo.h>
 #include <stdio.h>

@@ -1,11 +1,12 @@
 #!/bin/sh
 # check_figures.sh FILE - check what examples/tutorial/step3_measure.c
-# printed: no wrong values, three positive medians, and a hidden figure
-# that is the formula of its medians and sane.  Not a performance test:
-# on a loaded 2-core machine a progress thread that finds no free core
-# makes the overlapped loop slower than compute + exchange (hidden below
-# 0), so only a figure no run can give fails: above 150 % (the loop
-# faster than its compute alone) or below -400 %.
+# printed: no wrong values, three positive medians, a hidden figure that
+# is the formula of its medians, and medians no run can give.  Not a
+# performance test: on a loaded 2-core machine the compute sized to the
+# exchange comes out several times off, and a progress thread that finds
+# no free core makes the overlapped loop slower than compute + exchange,
+# so hidden alone is no check.  What fails: an overlapped loop under half
+# its compute alone, or over 10 times compute + exchange.
 out=$1
 awk '
 /^compute /    { c = $2 }
@@ -19,6 +20,6 @@ END {
     f = 100 * (c + e - o) / e
     d = f - h; if (d < 0) d = -d
     if (d > 0.2 + 20 / e) { print "FAIL: hidden " h " is not 100 * (compute + exchange - overlapped) / exchange = " f; exit 1 }
-    if (h > 150 || h < -400) { print "FAIL: hidden " h " % is no figure a run can give"; exit 1 }
+    if (o < 0.5 * c || o > 10 * (c + e)) { print "FAIL: overlapped " o " us against compute " c " us and exchange " e " us"; exit 1 }
     print "PASS: compute " c " us, exchange " e " us, overlapped " o " us, hidden " h " %"
 }' "$out"

@@ -35,7 +35,8 @@ exec 3>&1 >"$log" 2>&1
 trap 'cat "$log" >&3; rm -rf "$tmp"' EXIT
 pos=0
 mark() { pos=$(stat -c %s "$log"); }
-since() { tail -c +$((pos + 1)) "$log"; }
+# since copies through a file: its output may go to the log it reads.
+since() { tail -c +$((pos + 1)) "$log" > "$tmp/since"; cat "$tmp/since"; }
 expect() {
   since | grep -qE -- "$1" || { echo "FAIL: no line matching '$1' in:"; since; exit 1; }
 }
@@ -72,6 +73,7 @@ last=${allowed##*[-,]}
 mark
 NBO_PROGRESS_CPU=last mpiexec -n 2 ./step3 &
 job=$!
+for _ in $(seq 100); do pgrep -x step3 >/dev/null && break; sleep 0.02; done
 for _ in $(seq 100); do
   ps -L -o pid,tid,psr,comm -p "$(pgrep -d, -x step3)" | grep nbo-progress && break
   sleep 0.02
@@ -82,7 +84,7 @@ expect "^ *[0-9]+ +[0-9]+ +$last nbo-progress\$"
 expect "^rank 0: progress thread [0-9]+ on core $last, allowed cores $last\$"
 expect "^rank 1: progress thread [0-9]+ on core $last, allowed cores $last\$"
 mark
-NBO_PROGRESS_CPU=last nbo_info | grep -e '^NBO_PROGRESS_CPU'
+NBO_PROGRESS_CPU=last nbo_info -c | grep -e '^NBO_PROGRESS_CPU'
 expect '^NBO_PROGRESS_CPU +last +-1 +env'
 
 # docs/troubleshooting.md: NBO_ERR_CONFIG
