@@ -28,9 +28,10 @@ int main(int argc, char **argv)
 
     nbo_comm_t comm; /* create once, use for many calls: it connects every pair */
     int rc = nbo_comm_create(MPI_COMM_WORLD, NULL, &comm); /* NULL: NBO_* variables */
-    if (rc != NBO_SUCCESS) {
+    if (rc != NBO_SUCCESS) { /* the same code on every rank: all end here */
         fprintf(stderr, "nbo_comm_create: %s\n", nbo_strerror(rc));
-        MPI_Abort(MPI_COMM_WORLD, 1);
+        MPI_Finalize();
+        return 1;
     }
 
     const int n = 1 << 16; /* doubles per peer: 512 KiB */
