@@ -52,6 +52,15 @@ if as_user test -w /usr/local; then
   echo "FAIL: user $user can write /usr/local"; exit 1
 fi
 
+# The README shows the commands this test runs.
+section=$(sed -n '/^## On a cluster, without root/,/^## /p' "$src/README.md")
+for l in 'meson setup build --prefix=$HOME/opt/libnbo --libdir=lib' 'meson install -C build' \
+         'export PKG_CONFIG_PATH=$prefix/lib/pkgconfig' 'export LD_LIBRARY_PATH=$prefix/lib' \
+         'mpicc app.c $(pkg-config --cflags --libs nbo)'; do
+  grep -qF -- "$l" <<<"$section" ||
+    { echo "FAIL: README's section 'On a cluster, without root' lacks: $l"; exit 1; }
+done
+
 start=$(date +%s)
 # The README's commands (section "On a cluster, without root"), with the
 # parts this test does not need turned off so that it builds in seconds.
