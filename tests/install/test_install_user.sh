@@ -7,6 +7,7 @@
 # prefix.  The user is created here and removed at the end, also on failure.
 #   test_install_user.sh SOURCE_DIR
 # Exit 77 (SKIP) where not root or a tool is missing.
+# shellcheck disable=SC2016 # the README's lines and the user's script expand later, as written
 set -euo pipefail
 src=$(cd "$1" && pwd)
 skip() { echo "SKIP: $*"; exit 77; }
