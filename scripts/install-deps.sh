@@ -1,36 +1,63 @@
 #!/usr/bin/env bash
-# Install every Debian package libnbo needs to build, test and benchmark.
-# Idempotent: packages already present are left alone.  Needs root (or sudo).
+# Install the Debian 12 packages of one or more sets (default: all).
+#   scripts/install-deps.sh [lib] [test] [cluster] [guest] [all]
+#     lib      build the library, its engines, p3dfft_overlap, the Fortran
+#              modules and the man pages
+#     test     lib + what the test suites need (CMocka, Open MPI beside
+#              MPICH, valgrind, clang for TSan, groff and man)
+#     cluster  lib + the emulated cluster (network namespaces, tc) and plots
+#     guest    lib + the Soft-RoCE guest (QEMU, a kernel image, busybox)
+#     all      every set: what scripts/test-all.sh runs
+# Idempotent: packages already present are left alone.  Needs root (or
+# sudo); without root, docs/running.md builds libnbo into a home prefix.
 set -euo pipefail
 
-pkgs=(
-  # build
+lib=(
   build-essential pkg-config meson ninja-build
-  # MPI (distributed substrate): MPICH, and Open MPI beside it; engines
-  mpich libmpich-dev openmpi-bin libopenmpi-dev
-  libucx-dev ucx-utils libibverbs-dev rdma-core ibverbs-providers ibverbs-utils
+  # MPICH, the default MPI; the engines' libraries
+  mpich libmpich-dev
+  libucx-dev ucx-utils libibverbs-dev rdma-core ibverbs-providers
   libfabric-dev libfabric-bin
-  # application and tests
-  libfftw3-dev libcmocka-dev valgrind clang libclang-rt-14-dev
-  # Fortran: the modules nbo and p3o, and the Fortran tests (mpif90 needs it)
+  # p3dfft_overlap
+  libfftw3-dev
+  # the Fortran modules nbo and p3o (mpif90 needs gfortran)
   gfortran
   # optional: the zfp codec of compressed all-to-alls (meson -Dzfp=auto
   # builds it where libzfp is found, docs/compression.md)
   libzfp-dev
+)
+test=(
+  libcmocka-dev valgrind clang libclang-rt-14-dev
+  # the Open MPI stage of scripts/test-all.sh
+  openmpi-bin libopenmpi-dev
   # man pages: groff renders them in tests/install, man finds them
   man-db groff-base
-  # emulated cluster and plots
-  iproute2 gnuplot-nox
-  # Soft-RoCE guest
-  qemu-system-x86 linux-image-amd64 busybox-static kmod cpio
+  # ps and pgrep: the fault tests and the tutorial's commands
+  procps
 )
+cluster=(iproute2 gnuplot-nox)
+guest=(qemu-system-x86 linux-image-amd64 busybox-static kmod cpio ibverbs-utils)
+
+sets=("$@")
+[ ${#sets[@]} -gt 0 ] || sets=(all)
+pkgs=("${lib[@]}")
+for s in "${sets[@]}"; do
+  case $s in
+    lib) ;;
+    test) pkgs+=("${test[@]}") ;;
+    cluster) pkgs+=("${cluster[@]}") ;;
+    guest) pkgs+=("${guest[@]}") ;;
+    all) pkgs+=("${test[@]}" "${cluster[@]}" "${guest[@]}") ;;
+    *) echo "install-deps: unknown set '$s' (lib, test, cluster, guest, all)" >&2; exit 2 ;;
+  esac
+done
 
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-deps: all ${#pkgs[@]} packages present"
+  echo "install-deps: all ${#pkgs[@]} packages present (${sets[*]})"
   exit 0
 fi
 SUDO=""

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The README's main job, on a bare machine (Debian 12, root):
-#   1. install the Debian packages, build libnbo (build/)
+#   1. install the Debian packages of the library and the emulated cluster
+#      (no QEMU: that is the Soft-RoCE guest's, for the tests), build
+#      libnbo (build/)
 #   2. the overlap benchmark on a 2-host emulated cluster (network
 #      namespaces, 200 Mbit/s links): MPI_Alltoall, MPI_Ialltoall (MPICH,
 #      also with its async progress) and libnbo side by side, with a verdict
@@ -10,7 +12,7 @@
 #   scripts/main-job.sh -r 1gbit
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
+scripts/install-deps.sh lib cluster
 scripts/build.sh build
 
 echo

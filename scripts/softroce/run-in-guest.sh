@@ -36,9 +36,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 qemu=$(command -v qemu-system-x86_64 || true)
 kernel=$(ls /boot/vmlinuz-*-amd64 2>/dev/null | sort -V | tail -n 1)
 busybox=$(command -v busybox || true)
-if [ -z "$qemu" ] || [ -z "$kernel" ] || [ -z "$busybox" ]; then
-    echo "softroce: SKIP: need qemu-system-x86_64, busybox and /boot/vmlinuz-*-amd64" \
-         "(scripts/install-deps.sh installs them)" >&2
+# modprobe lives in /usr/sbin, which is not on an ordinary user's PATH.
+modprobe=$(PATH=$PATH:/usr/sbin:/sbin command -v modprobe || true)
+if [ -z "$qemu" ] || [ -z "$kernel" ] || [ -z "$busybox" ] || [ -z "$modprobe" ]; then
+    echo "softroce: SKIP: need qemu-system-x86_64, busybox, modprobe and /boot/vmlinuz-*-amd64" \
+         "(scripts/install-deps.sh guest installs them)" >&2
+    exit 77
+fi
+if [ ! -r "$kernel" ]; then
+    echo "softroce: SKIP: $kernel is readable by root only" >&2
     exit 77
 fi
 kver=${kernel#/boot/vmlinuz-}
@@ -64,7 +70,7 @@ cp "$busybox" "$ird/bin/busybox"
 n=0
 : > "$ird/mods/order"
 for m in veth virtio_pci 9pnet_virtio 9p overlay rdma_rxe; do
-    modprobe -S "$kver" --show-depends "$m" 2>/dev/null | while read -r kind path _; do
+    "$modprobe" -S "$kver" --show-depends "$m" 2>/dev/null | while read -r kind path _; do
         [ "$kind" = insmod ] || continue # builtin: nothing to load
         base=$(basename "$path")
         grep -qx "$base" "$ird/mods/order" && continue
