@@ -54,7 +54,7 @@ program overlap
   if (rank == 0 .and. bad == 0) print '(a)', 'overlap_f: PASS'
   deallocate(sendbuf, recvbuf)
   call MPI_Finalize()
-  if (bad /= 0) error stop 1
+  if (bad /= 0) error stop
 contains
   double precision function compute(m)
     integer, intent(in) :: m

@@ -71,7 +71,7 @@ program roundtrip
   call check(p3o_plan_destroy(plan), 'p3o_plan_destroy')
   deallocate(u, back, spec)
   call MPI_Finalize()
-  if (err >= 1d-12) error stop 1
+  if (err >= 1d-12) error stop
 contains
   subroutine check(rc, what)
     integer, intent(in) :: rc

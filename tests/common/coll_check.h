@@ -9,6 +9,8 @@
 #define COLL_CHECK_H
 
 #include <nbo.h>
+
+#include "any_failed.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,16 +26,6 @@ static int rank, size, failures;
             fputc('\n', stderr);                                   \
         }                                                          \
     } while (0)
-
-/* Has any rank failed since its count was f0?  Loops of starts stop on
- * this, together: a rank that stopped alone would leave the others
- * waiting for its part of the next start. */
-static inline int coll_failed_since(int f0)
-{
-    int mine = failures > f0, any = 0;
-    MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    return any;
-}
 
 static inline unsigned char pattern(int src, int dst, size_t i, unsigned round)
 {

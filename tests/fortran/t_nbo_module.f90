@@ -94,7 +94,7 @@ program t_nbo_module
   if (rank == 0 .and. bad == 0) print '(a)', 't_nbo_module: PASS'
   deallocate(sb, rb, counts, displs, rcounts, rdispls, g, gv, msg)
   call MPI_Finalize()
-  if (bad /= 0) error stop 1
+  if (bad /= 0) error stop
 contains
   subroutine ok(rc)
     integer, intent(in) :: rc

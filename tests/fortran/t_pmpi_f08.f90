@@ -57,7 +57,7 @@ program t_pmpi_f08
   end if
   deallocate(sb, rb) ! a main program's are never freed (LeakSanitizer)
   call MPI_Finalize()
-  if (bad /= 0) error stop 1
+  if (bad /= 0) error stop
 contains
   subroutine check()
     do j = 0, np - 1

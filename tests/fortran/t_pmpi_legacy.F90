@@ -55,7 +55,7 @@ program t_pmpi_legacy
   end if
   deallocate(sb, rb) ! a main program's are never freed (LeakSanitizer)
   call MPI_Finalize(ierr)
-  if (bad /= 0) stop 1
+  if (bad /= 0) error stop
 contains
   subroutine check()
     do j = 0, np - 1

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "../../offload/ofi/ofi_stats.h"
+#include "../common/any_failed.h"
 
 static int rank, size, failures;
 static const char *ofi_test_name = "test_ofi";
@@ -26,16 +27,6 @@ static const char *ofi_test_name = "test_ofi";
             fputc('\n', stderr);                                               \
         }                                                                      \
     } while (0)
-
-/* Has any rank failed since its count was f0?  Loops of starts stop on
- * this, together: a rank that stopped alone would leave the others
- * waiting for its part of the next start. */
-static int ofi_test_failed_since(int f0)
-{
-    int mine = failures > f0, any = 0;
-    MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    return any;
-}
 
 /* The row expects the offloaded path (NBO_TEST_EXPECT=offload). */
 static int ofi_test_expects_offload(void)

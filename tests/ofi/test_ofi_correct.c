@@ -245,7 +245,7 @@ static void persistent(nbo_comm_t comm)
         return;
     }
     const int f0 = failures;
-    for (unsigned round = 0; round < STARTS && !coll_failed_since(f0); round++) {
+    for (unsigned round = 0; round < STARTS && !any_rank_failed(failures > f0); round++) {
         fill(s, N, 1000 + round);
         for (int i = 0; i < 64; i++)
             as[i] = (long)(rank + 1) * (long)(round + 1) * i;

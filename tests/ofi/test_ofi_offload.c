@@ -152,7 +152,7 @@ static void coll_persistent(nbo_comm_t comm, int offload)
     nbo_ofi_stats_t s0, s1;
     nbo_ofi_stats_read(&s0);
     const int f0 = failures;
-    for (int round = 0; round < 30 && !ofi_test_failed_since(f0); round++) {
+    for (int round = 0; round < 30 && !any_rank_failed(failures > f0); round++) {
         for (int i = 0; i < NB; i++)
             b[i] = rank == 2 % size ? i * 0.25 + round : -1.0;
         for (int i = 0; i < M; i++)
@@ -347,7 +347,7 @@ int main(int argc, char **argv)
         FAIL("persistent init failed");
     nbo_ofi_stats_read(&s0);
     const int f0 = failures;
-    for (unsigned round = 2; round < 102 && !ofi_test_failed_since(f0); round++) {
+    for (unsigned round = 2; round < 102 && !any_rank_failed(failures > f0); round++) {
         fill(s, round);
         memset(r, 0, (size_t)N * size);
         if (nbo_start(&p) != NBO_SUCCESS || nbo_wait(&p) != NBO_SUCCESS)

@@ -109,7 +109,7 @@ static void persistent(nbo_comm_t comm, int all, int dbl, int offload)
     nbo_ofi_stats_t s0, s1;
     nbo_ofi_stats_read(&s0);
     const int f0 = failures;
-    for (unsigned round = 0; round < 100 && !ofi_test_failed_since(f0); round++) {
+    for (unsigned round = 0; round < 100 && !any_rank_failed(failures > f0); round++) {
         fill(s, B, dbl, round);
         memset(r, 0, es * B);
         if (all)
