@@ -1,5 +1,5 @@
 /*
- * test_compression.c - the codecs of compressed all-to-alls (libnbo/codec.h,
+ * test_compression.c - the codecs of compressed all-to-alls (codec/codec.h,
  * docs/compression.md): each encoder and decoder directly on random and
  * adversarial blocks (subnormals, infinities, NaN, huge dynamic range,
  * zeros, constants, values at DBL_MAX), against the bound the docs state;
@@ -25,7 +25,7 @@
 #include "sched_case.h"
 #include "sched_check.h"
 #include "sched_sim.h"
-#include "../../libnbo/codec.h"
+#include "../../codec/codec.h"
 
 /* ----------------------------------------------------------------- data */
 
@@ -102,11 +102,11 @@ static int round_trip(int codec, int rate, int elem, const double *x, size_t n, 
             ((double *)in)[i] = x[i];
         else
             ((float *)in)[i] = (float)x[i];
-    int rc = nbo_codec_encode(codec, rate, elem, in, raw, msg);
+    int rc = sched_codec_run(0, codec, rate, elem, in, raw, msg);
     for (size_t b = wire; b < wire + 16; b++)
         if (msg[b] != 0xEE)
             fail_msg("encoder wrote byte %zu past its %zu-byte message", b, wire);
-    *dec = nbo_codec_decode(codec, rate, elem, msg, raw, out);
+    *dec = sched_codec_run(1, codec, rate, elem, msg, raw, out);
     for (size_t i = 0; i < n; i++)
         y[i] = elem == NBO_CELEM_F64 ? ((double *)out)[i] : (double)((float *)out)[i];
     free(in);
