@@ -414,6 +414,14 @@ static void settings(void **state)
     assert_int_equal(c.codec, NBO_CODEC_ZFP);
     assert_int_equal(nbo_config_set(&c, "NBO_CODEC", "none"), NBO_SUCCESS);
     assert_int_equal(c.codec, NBO_CODEC_NONE);
+    /* The keywords of NBO_CODEC are the codecs' own names (codec/). */
+    for (int k = NBO_CODEC_NONE; k <= NBO_CODEC_ZFP; k++) {
+        const nbo_codec_ops_t *ops = nbo_codec_find(k, NULL);
+        if (ops)
+            assert_string_equal(ops->name, nbo_codec_name((nbo_codec_t)k));
+        else
+            assert_true(k == NBO_CODEC_ZFP && !NBO_HAVE_ZFP);
+    }
     assert_int_equal(nbo_config_set(&c, "NBO_CODEC", "bf16"), NBO_ERR_CONFIG);
     assert_int_equal(nbo_config_set(&c, "NBO_CODEC", "auto"), NBO_ERR_CONFIG);
     assert_int_equal(c.codec, NBO_CODEC_NONE);
