@@ -11,7 +11,7 @@
  */
 #include "sched_algs.h"
 #include "sched_build.h"
-#include "codec.h"
+#include "../codec/codec.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -21,7 +21,7 @@ static int is_pow2(int p) { return p > 0 && (p & (p - 1)) == 0; }
 static int step_dst(int P, int r, int i) { return is_pow2(P) ? (r ^ i) : (r + i) % P; }
 static int step_src(int P, int r, int i) { return is_pow2(P) ? (r ^ i) : (r - i + P) % P; }
 
-/* Compressed blocks (codec.h).  Each block is cut into chunks of
+/* Compressed blocks (codec/codec.h).  Each block is cut into chunks of
  * nbo_sched_codec_chunk() raw bytes (the last one shorter), each its own
  * message in its own 16-byte aligned scratch slot, sized by the codec.
  * The steps go in windows of W as above, and a window in rounds: round r

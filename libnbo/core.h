@@ -178,8 +178,9 @@ struct nbo_comm *nbo_comm_lookup(nbo_comm_t comm);
 /* Every field within the range its NBO_* variable allows (config.c). */
 int nbo_config_valid(const nbo_config_t *c);
 
-/* The scalar kind (codec.h's nbo_celem_t) of a datatype the codecs apply
- * to: MPI_DOUBLE, MPI_FLOAT and their C complex types; else NONE (codec.c). */
+/* The scalar kind (codec/codec.h's nbo_celem_t) of a datatype the codecs
+ * apply to: MPI_DOUBLE, MPI_FLOAT and their C complex types; else NONE
+ * (codec_api.c). */
 int nbo_codec_elem(MPI_Datatype type);
 
 /* Fill c->source from the resolved configuration and engine. */

@@ -9,7 +9,7 @@
 
 #include "core.h"
 #include "tune.h"
-#include "codec.h"
+#include "../codec/codec.h"
 
 int nbo_request_check(nbo_request_t *req)
 {
@@ -284,9 +284,11 @@ static int run_local(struct nbo_request *r, const nbo_task_t *t)
     case NBO_TASK_ENCODE:
     case NBO_TASK_DECODE: {
         const nbo_sched_t *s = &r->plan.sched;
-        int rc = (t->kind == NBO_TASK_ENCODE ? nbo_codec_encode : nbo_codec_decode)(
-            s->codec, s->codec_rate, s->codec_elem, b[t->src_buf] + t->src_off, t->len,
-            b[t->buf] + t->off);
+        const nbo_codec_ops_t *c = nbo_codec_find(s->codec, NULL);
+        if (!c)
+            return NBO_ERR_CODEC; /* a list compiled for a codec this build lacks */
+        int rc = (t->kind == NBO_TASK_ENCODE ? c->encode : c->decode)(
+            s->codec_rate, s->codec_elem, b[t->src_buf] + t->src_off, t->len, b[t->buf] + t->off);
         if (rc == NBO_ERR_CODEC) { /* refused data: the message still goes */
             r->codec_status = rc;
             rc = NBO_SUCCESS;

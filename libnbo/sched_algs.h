@@ -24,7 +24,7 @@ typedef struct nbo_sched_alg {
     int                  min_ranks;    /* fewer ranks: not worth it, even on request */
     int                  pow2_only;    /* needs P a power of two */
     int                  commutative_only; /* reductions: needs a commutative op */
-    int                  no_codec;     /* not with compressed blocks (codec.h) */
+    int                  no_codec;     /* not with compressed blocks (codec/) */
     int                  peer_lists;   /* compiles any peer lists, not only
                                           every rank in order (schedule.h) */
     /* AUTO takes a fitting entry when this says so; NULL: always. */

@@ -46,7 +46,7 @@ void sched_build_post_send(sched_build_t *b, int window, int peer, nbo_buf_t buf
                            size_t len);
 void sched_build_flush(sched_build_t *b);
 
-/* Compressed blocks (codec.h): ENCODE the len raw bytes of the block for
+/* Compressed blocks (codec/codec.h): ENCODE the len raw bytes of the block for
  * `peer` at (src, src_off) into the message at (dst, dst_off); DECODE the
  * message from `peer` at (src, src_off) into len raw bytes at (dst,
  * dst_off).  Nothing for an empty block. */

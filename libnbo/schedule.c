@@ -2,9 +2,20 @@
  * the table, run its compiler, and print the result. */
 #include "sched_algs.h"
 #include "sched_build.h"
-#include "codec.h"
+#include "../codec/codec.h"
 
 #include <stdlib.h>
+
+int nbo_sched_codec_on(const nbo_sched_args_t *a)
+{
+    return (a->coll == NBO_COLL_ALLTOALL || a->coll == NBO_COLL_ALLTOALLV) && a->send_contig &&
+           a->recv_contig && nbo_codec_applies(a->codec, a->codec_rate, a->codec_elem);
+}
+
+size_t nbo_sched_codec_chunk(const nbo_sched_args_t *a)
+{
+    return nbo_codec_chunk_bytes(a->codec_elem, a->codec_chunk);
+}
 
 /* all: the peer lists are every rank in order (nbo_sched_all_ranks). */
 static int fits(const nbo_sched_alg_t *e, const nbo_sched_args_t *a, int all)

@@ -55,7 +55,7 @@ typedef enum {
                         left operand, the lower ranks' data for ordered ops */
     NBO_TASK_ENCODE, /* compress len bytes at (src_buf, src_off), the block for
                         `peer`, into the message at (buf, off): the sched's
-                        codec, nbo_codec_wire_bytes(len) bytes (codec.h) */
+                        codec, nbo_codec_wire_bytes(len) bytes (codec/codec.h) */
     NBO_TASK_DECODE  /* decompress the message at (src_buf, src_off), received
                         from `peer`, into len bytes at (buf, off) */
 } nbo_task_kind_t;
@@ -124,7 +124,7 @@ typedef struct nbo_task {
  *                the k-th from itself.  Never in place.  small_max unused.
  *
  * Compression (ALLTOALL(V) only, both sides contiguous): codec (nbo_codec_t),
- * codec_rate, codec_elem (codec.h's nbo_celem_t of both sides); it applies
+ * codec_rate, codec_elem (codec/codec.h's nbo_celem_t of both sides); it applies
  * when nbo_sched_codec_on() says so, and the blocks are then whole scalars.
  * Other collectives leave the three 0. */
 typedef struct nbo_sched_args {
@@ -159,20 +159,16 @@ typedef struct nbo_sched_args {
                                      algorithm (see each collective above)  */
     int           codec;          /* nbo_codec_t: compressed blocks (above)  */
     int           codec_rate;     /* ZFP bits per value                     */
-    int           codec_elem;     /* nbo_celem_t (codec.h)                  */
+    int           codec_elem;     /* nbo_celem_t (codec/codec.h)            */
     size_t        codec_chunk;    /* raw bytes per compressed message (0:
-                                     NBO_SCHED_CODEC_CHUNK)                */
+                                     NBO_CODEC_CHUNK, codec/codec.h)       */
 } nbo_sched_args_t;
 
-/* Compressed blocks travel in chunks of this many raw bytes, each its own
- * message, so that coding overlaps the transfers even with one peer. */
-#define NBO_SCHED_CODEC_CHUNK ((size_t)128 << 10)
-
 /* 1 when the call's blocks are compressed: an all-to-all(v) of contiguous
- * floating-point blocks whose codec changes them (codec.h). */
+ * floating-point blocks whose codec changes them (codec/codec.h). */
 int nbo_sched_codec_on(const nbo_sched_args_t *a);
-/* The raw bytes per compressed message: codec_chunk (or the default)
- * rounded down to whole blocks of 4 scalars, at least one such block. */
+/* The raw bytes per compressed message: codec_chunk (or the codec's
+ * default) rounded down to whole blocks of 4 scalars, at least one. */
 size_t nbo_sched_codec_chunk(const nbo_sched_args_t *a);
 
 /* Default small_max per collective (MPICH's short-message sizes), for the

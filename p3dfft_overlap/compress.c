@@ -30,31 +30,16 @@
 #include <string.h>
 
 #include "p3o_internal.h"
+#include "../codec/codec.h"
 
-/* libnbo's message size for a block of n scalars (docs/compression.md,
- * libnbo/codec_wire.c): an 8-byte header, then 4 bytes a value (fp32 on
- * doubles) or ceil(n/4) zfp blocks of max(4 rate, 1 + exponent bits)
- * bits, flushed to whole 64-bit words. */
+/* The codecs' scalar kind of a real of `scalar` bytes. */
+static int celem_of(size_t scalar) { return scalar == 8 ? NBO_CELEM_F64 : NBO_CELEM_F32; }
+
+/* The bytes libnbo sends for a block of n scalars: the codecs' own
+ * formula (codec/wire.c), its messages as libnbo cuts them. */
 static double wire_of(nbo_codec_t codec, int rate, size_t scalar, double n)
 {
-    if (n <= 0)
-        return 0;
-    if (codec == NBO_CODEC_FP32)
-        return 8 + 4 * n;
-    const double least = scalar == 8 ? 1 + 11 : 1 + 8;
-    const double bits = 4.0 * rate > least ? 4.0 * rate : least;
-    return 8 + 8 * ceil(ceil(n / 4) * bits / 64);
-}
-
-/* Does the codec change data of this scalar size?  fp32: doubles only;
- * zfp: below the raw width (libnbo sends the rest as they are). */
-static int codec_applies(nbo_codec_t codec, int rate, size_t scalar)
-{
-    if (codec == NBO_CODEC_FP32)
-        return scalar == 8;
-    if (codec == NBO_CODEC_ZFP)
-        return rate >= 1 && (size_t)rate < 8 * scalar;
-    return 0;
+    return (double)nbo_codec_block_wire_bytes(codec, rate, celem_of(scalar), (size_t)n * scalar, 0);
 }
 
 /* Bytes this rank sends other ranks in one exchange of x, both directions
@@ -83,7 +68,7 @@ int p3o_compression_setup(struct p3o_plan *p)
     memset(c, 0, sizeof(*c));
     c->codec = p->codec;
     c->rate = p->codec == NBO_CODEC_ZFP ? p->codec_rate : 0;
-    const int lossy = p->codec != NBO_CODEC_NONE && codec_applies(p->codec, p->codec_rate, p->rs);
+    const int lossy = nbo_codec_applies(p->codec, p->codec_rate, celem_of(p->rs));
     c->column = lossy && p->col > 1;
     c->row = lossy && p->compress_row && p->row > 1;
     c->exchanges = c->column + c->row;
@@ -177,7 +162,7 @@ int p3o_plan_describe(p3o_plan_t plan, char *buf, size_t len)
         snprintf(codec, sizeof(codec), "%s", nbo_codec_name(p->codec));
     if (c->exchanges == 0) {
         add(buf, len, &used, ", codec %s: nothing to compress (%s), exchanges exact", codec,
-            !codec_applies(p->codec, p->codec_rate, p->rs) ? "the codec leaves this precision exact"
+            !nbo_codec_applies(p->codec, p->codec_rate, celem_of(p->rs)) ? "the codec leaves this precision exact"
                                                            : "no exchange between ranks");
         return P3O_SUCCESS;
     }

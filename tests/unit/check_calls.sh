@@ -21,12 +21,13 @@ declare -A may=(
   [util]="util"
   [progress]="progress util"
   [memory]="memory util"
+  [codec]="codec util"
   [offload]="offload util"
-  [libnbo]="libnbo progress memory offload util"
-  [pmpi]="pmpi libnbo progress memory offload util"
-  [p3dfft_overlap]="p3dfft_overlap libnbo progress memory offload util"
-  [tools]="tools pmpi libnbo progress memory offload util"
-  [fortran]="fortran p3dfft_overlap libnbo progress memory offload util"
+  [libnbo]="libnbo progress memory offload codec util"
+  [pmpi]="pmpi libnbo progress memory offload codec util"
+  [p3dfft_overlap]="p3dfft_overlap libnbo progress memory offload codec util"
+  [tools]="tools pmpi libnbo progress memory offload codec util"
+  [fortran]="fortran p3dfft_overlap libnbo progress memory offload codec util"
 )
 
 # "source object" per compiled file of the layers above (tests, benchmarks

@@ -1,6 +1,6 @@
 /* sched_case.c - build the per-rank byte layout of a test case. */
 #include "sched_case.h"
-#include "../../libnbo/codec.h"
+#include "../../codec/codec.h"
 #include "../../libnbo/sched_algs.h"
 
 #include <stdlib.h>
@@ -146,4 +146,13 @@ const char *sched_case_name(const sched_case_t *c, int r, char *buf, size_t len)
              c->send_contig, c->recv_contig, c->in_place, nbo_codec_name((nbo_codec_t)c->codec),
              c->codec_rate, c->codec_elem, c->codec_chunk);
     return buf;
+}
+
+int sched_codec_run(int decode, int codec, int rate, int elem, const void *src,
+                    size_t raw_bytes, void *dst)
+{
+    const nbo_codec_ops_t *ops = nbo_codec_find(codec, NULL);
+    if (!ops)
+        return NBO_ERR_CODEC;
+    return (decode ? ops->decode : ops->encode)(rate, elem, src, raw_bytes, dst);
 }

@@ -22,7 +22,7 @@ typedef struct sched_case {
     nbo_algorithm_t algorithm;
     int             window;
     size_t          bruck_max;
-    /* compressed blocks (libnbo/codec.h): codec_elem != 0 makes every
+    /* compressed blocks (codec/codec.h): codec_elem != 0 makes every
      * block count and gap whole scalars of that kind (block and the
      * irregular sizes count scalars then) */
     int             codec, codec_rate, codec_elem;
@@ -37,6 +37,12 @@ typedef struct sched_case {
 /* Build the derived arrays (in place: the matrix is made symmetric and the
  * send side is the receive side).  Returns 0, or -1 when out of memory. */
 int  sched_case_build(sched_case_t *c);
+
+/* One message through the codec's ops table (codec/codec.h), as the
+ * executor runs ENCODE and DECODE: NBO_ERR_CODEC for a codec this build
+ * lacks. */
+int sched_codec_run(int decode, int codec, int rate, int elem, const void *src,
+                    size_t raw_bytes, void *dst);
 void sched_case_free(sched_case_t *c);
 
 /* Compiler arguments of rank r. */

@@ -1,6 +1,6 @@
 /* sched_check.c - structural invariants of a task list (see sched_check.h). */
 #include "sched_check.h"
-#include "../../libnbo/codec.h"
+#include "../../codec/codec.h"
 
 #include <stdarg.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* sched_sim.c - execute all ranks' task lists together (see sched_sim.h). */
 #include "sched_sim.h"
-#include "../../libnbo/codec.h"
+#include "../../codec/codec.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -191,9 +191,8 @@ static int step(sim_t *m, int r, const char **err)
                         nbo_task_kind_name(t->kind), i, h);
             return 0;
         }
-        int rc = (enc ? nbo_codec_encode : nbo_codec_decode)(sc->codec, sc->codec_rate, sc->codec_elem,
-                                                             x->buf[t->src_buf] + t->src_off, t->len,
-                                                             x->buf[t->buf] + t->off);
+        int rc = sched_codec_run(!enc, sc->codec, sc->codec_rate, sc->codec_elem,
+                                 x->buf[t->src_buf] + t->src_off, t->len, x->buf[t->buf] + t->off);
         if (rc != NBO_SUCCESS && rc != NBO_ERR_CODEC) { /* refused data is no error here */
             *err = fail(m->c, r, "%s %d: %s", nbo_task_kind_name(t->kind), i, nbo_strerror(rc));
             return 0;
@@ -403,8 +402,8 @@ static int through_codec(const sched_case_t *c, const rank_state_t *x, int p, in
         raw[i] = pattern(p, r, i);
     for (size_t at = 0; at < n; at += chunk) {
         size_t len = n - at < chunk ? n - at : chunk;
-        nbo_codec_encode(c->codec, c->codec_rate, c->codec_elem, raw + at, len, msg);
-        nbo_codec_decode(c->codec, c->codec_rate, c->codec_elem, msg, len, out + at);
+        sched_codec_run(0, c->codec, c->codec_rate, c->codec_elem, raw + at, len, msg);
+        sched_codec_run(1, c->codec, c->codec_rate, c->codec_elem, msg, len, out + at);
     }
     free(raw);
     free(msg);

@@ -1,5 +1,5 @@
 /*
- * test_compression.c - the codecs of compressed all-to-alls (libnbo/codec.h,
+ * test_compression.c - the codecs of compressed all-to-alls (codec/codec.h,
  * docs/compression.md): each encoder and decoder directly on random and
  * adversarial blocks (subnormals, infinities, NaN, huge dynamic range,
  * zeros, constants, values at DBL_MAX), against the bound the docs state;
@@ -25,7 +25,7 @@
 #include "sched_case.h"
 #include "sched_check.h"
 #include "sched_sim.h"
-#include "../../libnbo/codec.h"
+#include "../../codec/codec.h"
 
 /* ----------------------------------------------------------------- data */
 
@@ -102,11 +102,11 @@ static int round_trip(int codec, int rate, int elem, const double *x, size_t n, 
             ((double *)in)[i] = x[i];
         else
             ((float *)in)[i] = (float)x[i];
-    int rc = nbo_codec_encode(codec, rate, elem, in, raw, msg);
+    int rc = sched_codec_run(0, codec, rate, elem, in, raw, msg);
     for (size_t b = wire; b < wire + 16; b++)
         if (msg[b] != 0xEE)
             fail_msg("encoder wrote byte %zu past its %zu-byte message", b, wire);
-    *dec = nbo_codec_decode(codec, rate, elem, msg, raw, out);
+    *dec = sched_codec_run(1, codec, rate, elem, msg, raw, out);
     for (size_t i = 0; i < n; i++)
         y[i] = elem == NBO_CELEM_F64 ? ((double *)out)[i] : (double)((float *)out)[i];
     free(in);
@@ -414,6 +414,14 @@ static void settings(void **state)
     assert_int_equal(c.codec, NBO_CODEC_ZFP);
     assert_int_equal(nbo_config_set(&c, "NBO_CODEC", "none"), NBO_SUCCESS);
     assert_int_equal(c.codec, NBO_CODEC_NONE);
+    /* The keywords of NBO_CODEC are the codecs' own names (codec/). */
+    for (int k = NBO_CODEC_NONE; k <= NBO_CODEC_ZFP; k++) {
+        const nbo_codec_ops_t *ops = nbo_codec_find(k, NULL);
+        if (ops)
+            assert_string_equal(ops->name, nbo_codec_name((nbo_codec_t)k));
+        else
+            assert_true(k == NBO_CODEC_ZFP && !NBO_HAVE_ZFP);
+    }
     assert_int_equal(nbo_config_set(&c, "NBO_CODEC", "bf16"), NBO_ERR_CONFIG);
     assert_int_equal(nbo_config_set(&c, "NBO_CODEC", "auto"), NBO_ERR_CONFIG);
     assert_int_equal(c.codec, NBO_CODEC_NONE);
@@ -611,6 +619,49 @@ static void list_shape(void **state)
     sched_case_free(&d);
 }
 
+/* A block's bytes on the wire (nbo_codec_block_wire_bytes, which
+ * libp3dfft_overlap counts with) are what the compiled list sends for it:
+ * the sizes of its messages, one per chunk, summed. */
+static void block_sizes_match_lists(void **state)
+{
+    (void)state;
+    static const struct { int codec, rate, elem; } k[] = {
+        {NBO_CODEC_FP32, 0, NBO_CELEM_F64}, {NBO_CODEC_ZFP, 16, NBO_CELEM_F64},
+        {NBO_CODEC_ZFP, 5, NBO_CELEM_F64},  {NBO_CODEC_ZFP, 9, NBO_CELEM_F32}};
+    static const size_t blocks[] = {1, 3, 4, 10, 33, 100};   /* scalars */
+    static const size_t chunks[] = {0, 32, 48, 100};         /* raw bytes; 0: the default */
+    for (size_t i = 0; i < (sizeof(k) / sizeof(k[0])); i++)
+        for (size_t j = 0; j < (sizeof(blocks) / sizeof(blocks[0])); j++)
+            for (size_t h = 0; h < (sizeof(chunks) / sizeof(chunks[0])); h++) {
+                sched_case_t c = {.P = 2, .counts = COUNTS_UNIFORM, .block = blocks[j],
+                                  .send_contig = 1, .recv_contig = 1, .algorithm = NBO_ALG_AUTO,
+                                  .window = 4, .bruck_max = 256, .codec = k[i].codec,
+                                  .codec_rate = k[i].rate, .codec_elem = k[i].elem,
+                                  .codec_chunk = chunks[h]};
+                assert_int_equal(sched_case_build(&c), 0);
+                nbo_sched_args_t a = sched_case_args(&c, 1);
+                nbo_sched_t s;
+                assert_int_equal(nbo_sched_compile(&a, &s), NBO_SUCCESS);
+                size_t sent = 0;
+                for (int t = 0; t < s.ntasks; t++)
+                    if (s.tasks[t].kind == NBO_TASK_SEND)
+                        sent += s.tasks[t].len;
+                const size_t raw = blocks[j] * nbo_celem_bytes(k[i].elem);
+                assert_int_equal(sent, nbo_codec_block_wire_bytes(k[i].codec, k[i].rate,
+                                                                  k[i].elem, raw, chunks[h]));
+                nbo_sched_destroy(&s);
+                sched_case_free(&c);
+            }
+    /* A block the codec leaves exact goes as it is. */
+    assert_int_equal(nbo_codec_block_wire_bytes(NBO_CODEC_FP32, 0, NBO_CELEM_F32, 400, 0), 400);
+    assert_int_equal(nbo_codec_block_wire_bytes(NBO_CODEC_ZFP, 32, NBO_CELEM_F32, 400, 0), 400);
+    assert_int_equal(nbo_codec_block_wire_bytes(NBO_CODEC_NONE, 0, NBO_CELEM_F64, 800, 0), 800);
+    /* Two default chunks of doubles and a rest of 8 values, fp32. */
+    assert_int_equal(nbo_codec_block_wire_bytes(NBO_CODEC_FP32, 0, NBO_CELEM_F64,
+                                                2 * NBO_CODEC_CHUNK + 64, 0),
+                     2 * (NBO_CODEC_HEADER + NBO_CODEC_CHUNK / 2) + NBO_CODEC_HEADER + 32);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -625,6 +676,7 @@ int main(void)
         cmocka_unit_test(list_shape),
         cmocka_unit_test(lists_fp32),
         cmocka_unit_test(lists_zfp),
+        cmocka_unit_test(block_sizes_match_lists),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

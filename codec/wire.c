@@ -1,10 +1,10 @@
-/* codec_wire.c - message sizes of the codecs (codec.h): pure arithmetic,
- * shared by the compiler and the codecs. */
+/* wire.c - the wire format of the codecs (codec.h): which blocks a codec
+ * changes and the sizes of its messages.  Pure arithmetic, for the
+ * compiler, the kernels and libp3dfft_overlap alike. */
 #include <stdint.h>
 
 #include <nbo.h>
 #include "codec.h"
-#include "schedule.h"
 
 size_t nbo_celem_bytes(int elem)
 {
@@ -45,18 +45,24 @@ size_t nbo_codec_wire_bytes(int codec, int rate, int elem, size_t raw_bytes)
     return words > (SIZE_MAX - NBO_CODEC_HEADER) / 8 ? SIZE_MAX : NBO_CODEC_HEADER + 8 * words;
 }
 
-int nbo_sched_codec_on(const nbo_sched_args_t *a)
+size_t nbo_codec_chunk_bytes(int elem, size_t chunk)
 {
-    return (a->coll == NBO_COLL_ALLTOALL || a->coll == NBO_COLL_ALLTOALLV) && a->send_contig &&
-           a->recv_contig && nbo_codec_applies(a->codec, a->codec_rate, a->codec_elem);
-}
-
-size_t nbo_sched_codec_chunk(const nbo_sched_args_t *a)
-{
-    const size_t quad = 4 * nbo_celem_bytes(a->codec_elem);
-    size_t c = a->codec_chunk ? a->codec_chunk : NBO_SCHED_CODEC_CHUNK;
+    const size_t quad = 4 * nbo_celem_bytes(elem);
+    size_t c = chunk ? chunk : NBO_CODEC_CHUNK;
     if (!quad)
         return c;
     c -= c % quad;
     return c < quad ? quad : c;
+}
+
+size_t nbo_codec_block_wire_bytes(int codec, int rate, int elem, size_t raw_bytes, size_t chunk)
+{
+    if (!nbo_codec_applies(codec, rate, elem))
+        return raw_bytes;
+    const size_t c = nbo_codec_chunk_bytes(elem, chunk), full = raw_bytes / c, rest = raw_bytes % c;
+    const size_t one = nbo_codec_wire_bytes(codec, rate, elem, c);
+    const size_t last = nbo_codec_wire_bytes(codec, rate, elem, rest);
+    if (one == SIZE_MAX || last == SIZE_MAX || (full && one > (SIZE_MAX - last) / full))
+        return SIZE_MAX;
+    return full * one + last;
 }
