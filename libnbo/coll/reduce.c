@@ -1,6 +1,6 @@
 /*
- * reduce.c - the reductions family: allreduce and reduce-scatter-block,
- * their entry points and descriptors (family.h); the tables are
+ * reduce.c - the reductions family: allreduce, reduce-scatter-block and
+ * reduce to a root, their entry points and descriptors (family.h); the tables are
  * reduce_algs.c, the staging of a non-contiguous type reduce_stage.c.
  *
  * The task list addresses whole elements of extent bytes.  A contiguous
@@ -59,11 +59,16 @@ static int elem_map(nbo_block_map_t *m, int P, void *buf, int at, int n, int uni
 
 static int validate(const nbo_coll_call_t *k, const struct nbo_comm *c)
 {
-    (void)c;
     if (k->rcount < 0)
         return NBO_ERR_COUNT;
     if (k->op == MPI_OP_NULL)
         return NBO_ERR_OP;
+    if (k->coll == NBO_COLL_REDUCE) {
+        if (k->root < 0 || k->root >= c->size)
+            return NBO_ERR_ROOT;
+        if (k->sendbuf == MPI_IN_PLACE && c->rank != k->root) /* MPI: the root's only */
+            return NBO_ERR_BUFFER;
+    }
     return NBO_SUCCESS;
 }
 
@@ -74,8 +79,10 @@ static void reduce_free(nbo_reduce_t *red) { nbo_reduce_plain_ops.free(red); }
  * compiler's arrays by schedule.h's conventions. */
 static int describe(const nbo_coll_call_t *k, struct nbo_comm *c, nbo_coll_parts_t *p)
 {
-    const int P = c->size, allreduce = k->coll == NBO_COLL_ALLREDUCE;
-    const int ip = k->sendbuf == MPI_IN_PLACE;
+    /* Reduce is allreduce's layout with a result on the root only. */
+    const int P = c->size, reduce = k->coll == NBO_COLL_REDUCE;
+    const int allreduce = k->coll == NBO_COLL_ALLREDUCE || reduce;
+    const int ip = k->sendbuf == MPI_IN_PLACE, no_out = reduce && c->rank != k->root;
     nbo_block_map_t *smap = &p->smap, *rmap = &p->rmap;
     nbo_dtype_t dt;
     int rc = nbo_dtype_query(k->rtype, c->comm, &dt);
@@ -90,7 +97,7 @@ static int describe(const nbo_coll_call_t *k, struct nbo_comm *c, nbo_coll_parts
     /* Elements in (all blocks) and out (the result), per rank. */
     const int count = dt.size ? k->rcount : 0; /* a type of no data moves nothing */
     const int64_t n_in = allreduce ? count : (int64_t)P * count;
-    const int64_t n_out = count;
+    const int64_t n_out = no_out ? 0 : count;
     if (dt.extent <= 0 && count > 0)
         return NBO_ERR_DATATYPE;
     const size_t elem = dt.extent > 0 ? (size_t)dt.extent : 1;
@@ -135,11 +142,12 @@ static int describe(const nbo_coll_call_t *k, struct nbo_comm *c, nbo_coll_parts
         }
         red->type = red->owned;
     }
-    void *in_buf = ip ? NULL : (void *)k->sendbuf, *out_buf = k->recvbuf;
+    /* A reduce's recvbuf is not significant off the root. */
+    void *in_buf = ip ? NULL : (void *)k->sendbuf, *out_buf = no_out ? NULL : k->recvbuf;
     if (staged) {
         red->shift = dt.true_lb;
         red->user_in = ip ? k->recvbuf : k->sendbuf;
-        red->user_out = k->recvbuf;
+        red->user_out = out_buf;
         red->n_in = (int)n_in;
         red->n_out = (int)n_out;
         red->packed_len = (size_t)n_in * dt.size;
@@ -201,6 +209,7 @@ static int describe(const nbo_coll_call_t *k, struct nbo_comm *c, nbo_coll_parts
     }
     a->elem = elem;
     a->commutative = commutative;
+    a->root = reduce ? k->root : 0;
     a->send_contig = (ip ? rmap : smap)->dt.contig;
     a->recv_contig = rmap->dt.contig;
     p->sendbuf = ip ? NULL : in_buf;
@@ -213,7 +222,7 @@ static void signature(const nbo_coll_call_t *k, const struct nbo_comm *c,
                       const nbo_coll_parts_t *p, size_t *sb, size_t *rb)
 {
     const nbo_sched_args_t *a = &p->plan.args;
-    const size_t n = k->coll == NBO_COLL_ALLREDUCE ? a->rbytes[0] : a->rbytes[c->rank];
+    const size_t n = k->coll == NBO_COLL_REDUCE_SCATTER_BLOCK ? a->rbytes[c->rank] : a->rbytes[0];
     nbo_coll_sig_fill(sb, a->nsend, n);
     nbo_coll_sig_fill(rb, a->nrecv, n);
 }
@@ -230,6 +239,9 @@ const nbo_coll_desc_t nbo_reduce_scatter_block_desc = {
     .coll = NBO_COLL_REDUCE_SCATTER_BLOCK, .algs = nbo_reduce_scatter_block_algs,
     .family = &family};
 
+const nbo_coll_desc_t nbo_reduce_desc = {
+    .coll = NBO_COLL_REDUCE, .algs = nbo_reduce_algs, .family = &family};
+
 /* ------------------------------------------------------------ entry points */
 
 static nbo_coll_call_t reduction(nbo_coll_t coll, const void *sendbuf, void *recvbuf, int count,
@@ -239,6 +251,22 @@ static nbo_coll_call_t reduction(nbo_coll_t coll, const void *sendbuf, void *rec
                          .scount = count, .stype = datatype, .recvbuf = recvbuf,
                          .rcount = count, .rtype = datatype, .op = op};
     return k;
+}
+
+int nbo_ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                int root, nbo_comm_t comm, nbo_request_t *req)
+{
+    nbo_coll_call_t k = reduction(NBO_COLL_REDUCE, sendbuf, recvbuf, count, datatype, op, 0);
+    k.root = root;
+    return nbo_coll_start(&k, comm, req);
+}
+
+int nbo_reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                    MPI_Op op, int root, nbo_comm_t comm, nbo_request_t *req)
+{
+    nbo_coll_call_t k = reduction(NBO_COLL_REDUCE, sendbuf, recvbuf, count, datatype, op, 1);
+    k.root = root;
+    return nbo_coll_start(&k, comm, req);
 }
 
 int nbo_iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,

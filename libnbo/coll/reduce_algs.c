@@ -29,3 +29,9 @@ const nbo_sched_alg_t nbo_reduce_scatter_block_algs[] = {
     {.id = NBO_ALG_PAIRWISE, .compile = nbo_compile_reduce_scatter_pairwise, .min_ranks = 1},
     {.compile = NULL},
 };
+
+/* Reduce to a root: the binomial tree, order kept for any op. */
+const nbo_sched_alg_t nbo_reduce_algs[] = {
+    {.id = NBO_ALG_BINOMIAL, .compile = nbo_compile_reduce_binomial, .min_ranks = 1},
+    {.compile = NULL},
+};
