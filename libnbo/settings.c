@@ -77,8 +77,8 @@ const nbo_setting_t nbo_config_settings[] = {
      "allgather(v): auto uses recursive doubling or Bruck up to this many bytes in all"},
     {"NBO_BCAST_SMALL", SIZE(0, LONG_MAX), NBO_STR(NBO_SCHED_BCAST_SMALL), F(bcast_small),
      "bcast: auto uses the binomial tree up to this many bytes"},
-    /* Open MPI's tuned gather and scatter leave the binomial tree above
-     * a few KiB per block (docs/configuration.md). */
+    /* A guess, not measured (docs/configuration.md): the tree forwards
+     * each byte up to log2 P times, the linear root moves it once. */
     {"NBO_GATHER_SMALL", SIZE(0, LONG_MAX), NBO_STR(NBO_SCHED_GATHER_SMALL), F(gather_small),
      "gather, scatter: auto uses the binomial tree up to this many bytes per block"},
     /* Exact unless asked (docs/compression.md). */
