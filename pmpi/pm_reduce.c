@@ -1,6 +1,6 @@
 /*
- * pm_reduce.c - MPI_Iallreduce, MPI_Ireduce_scatter_block and their
- * persistent forms (pm_coll.c has the rules every entry point shares).
+ * pm_reduce.c - MPI_Iallreduce, MPI_Ireduce_scatter_block, MPI_Ireduce
+ * and their persistent forms (pm_coll.c has the rules every entry point shares).
  * libnbo applies the op with MPI_Reduce_local, so user ops work; an op
  * libnbo refuses (NBO_ERR_OP) goes to MPI, which judges it.
  *
@@ -12,7 +12,7 @@
 #include "pmpi.h"
 
 /* MPI serves reductions on derived datatypes (above).  The size rule's
- * count: allreduce's vector, reduce-scatter-block's block. */
+ * count: allreduce's and reduce's vector, reduce-scatter-block's block. */
 static pm_comm_t *reduction_comm(MPI_Comm comm, pm_coll_t coll, int count, MPI_Datatype type,
                                  const char *call)
 {
@@ -57,7 +57,34 @@ PM_EXPORT int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int 
     return pm_serve(comm, pc, rc, req, 0, request);
 }
 
+/* A root out of range goes to MPI (NBO_ERR_ROOT), which reports it. */
+PM_EXPORT int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                          MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
+{
+    pm_comm_t *pc = reduction_comm(comm, PM_REDUCE, count, datatype, "MPI_Ireduce");
+    nbo_request_t req = NBO_REQUEST_NULL;
+    int rc = pc ? nbo_ireduce(sendbuf, recvbuf, count, datatype, op, root, pc->nc, &req)
+                : NBO_ERR_COMM;
+    if (pm_declined(pc, rc, "MPI_Ireduce"))
+        return PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
+    return pm_serve(comm, pc, rc, req, 0, request);
+}
+
 #ifdef PM_HAVE_INIT
+PM_EXPORT int PM_INIT(Reduce)(const void *sendbuf, void *recvbuf, int count,
+                              MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                              MPI_Info info, MPI_Request *request)
+{
+    pm_comm_t *pc = reduction_comm(comm, PM_REDUCE, count, datatype, "MPI_Reduce_init");
+    nbo_request_t req = NBO_REQUEST_NULL;
+    int rc = pc ? nbo_reduce_init(sendbuf, recvbuf, count, datatype, op, root, pc->nc, &req)
+                : NBO_ERR_COMM;
+    if (pm_declined(pc, rc, "MPI_Reduce_init"))
+        return PMPI_INIT(Reduce)(sendbuf, recvbuf, count, datatype, op, root, comm, info,
+                                 request);
+    return pm_serve(comm, pc, rc, req, 1, request);
+}
+
 PM_EXPORT int PM_INIT(Allreduce)(const void *sendbuf, void *recvbuf, int count,
                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                  MPI_Request *request)
