@@ -1,7 +1,7 @@
 /*
  * nbo.h - libnbo, non-blocking collectives (all-to-all(v), allreduce,
- * reduce-scatter-block, allgather(v), broadcast, barrier, reduce,
- * gather(v), scatter(v), the neighbourhood collectives) that progress in
+ * reduce-scatter-block, allgather(v), broadcast, barrier, reduce, scan,
+ * exscan, gather(v), scatter(v), the neighbourhood collectives) that progress in
  * the background.  The one public header.
  *
  * Model (as FFTW: plan once, execute many):
@@ -456,6 +456,23 @@ int nbo_ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 /* Persistent reduce: compiled once, inactive until nbo_start. */
 int nbo_reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                     MPI_Op op, int root, nbo_comm_t comm, nbo_request_t *req);
+
+/* Non-blocking inclusive and exclusive scan, arguments as MPI_Iscan and
+ * MPI_Iexscan: rank i's recvbuf gets the reduction of the inputs of
+ * ranks 0..i (exscan: 0..i-1; rank 0's recvbuf is left as it is, MPI
+ * leaves it undefined), in rank order for any op (recursive doubling).
+ * sendbuf may be MPI_IN_PLACE on any rank (the input is then in recvbuf).
+ * Ops, types, staging and errors as nbo_iallreduce. */
+int nbo_iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+              MPI_Op op, nbo_comm_t comm, nbo_request_t *req);
+int nbo_iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                MPI_Op op, nbo_comm_t comm, nbo_request_t *req);
+
+/* Persistent scan and exscan: compiled once, inactive until nbo_start. */
+int nbo_scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                  MPI_Op op, nbo_comm_t comm, nbo_request_t *req);
+int nbo_exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                    MPI_Op op, nbo_comm_t comm, nbo_request_t *req);
 
 /* Non-blocking gather(v) and scatter(v), arguments as MPI_Igather(v) and
  * MPI_Iscatter(v).  The arguments MPI calls significant only at root

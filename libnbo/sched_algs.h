@@ -43,6 +43,7 @@ extern const nbo_sched_alg_t nbo_barrier_algs[];
 extern const nbo_sched_alg_t nbo_reduce_algs[];
 extern const nbo_sched_alg_t nbo_gather_algs[];
 extern const nbo_sched_alg_t nbo_scatter_algs[];
+extern const nbo_sched_alg_t nbo_scan_algs[];
 
 /* The compilers. */
 int nbo_compile_pairwise(const nbo_sched_args_t *a, sched_build_t *b);
@@ -63,5 +64,6 @@ int nbo_compile_gather_binomial(const nbo_sched_args_t *a, sched_build_t *b);
 int nbo_compile_gather_linear(const nbo_sched_args_t *a, sched_build_t *b);
 int nbo_compile_scatter_binomial(const nbo_sched_args_t *a, sched_build_t *b);
 int nbo_compile_scatter_linear(const nbo_sched_args_t *a, sched_build_t *b);
+int nbo_compile_scan_rd(const nbo_sched_args_t *a, sched_build_t *b);
 
 #endif

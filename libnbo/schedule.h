@@ -38,6 +38,8 @@ typedef enum nbo_coll {
     NBO_COLL_GATHERV,
     NBO_COLL_SCATTER,
     NBO_COLL_SCATTERV,
+    NBO_COLL_SCAN,
+    NBO_COLL_EXSCAN,
     NBO_COLL_COUNT
 } nbo_coll_t;
 
@@ -148,6 +150,8 @@ typedef struct nbo_task {
  *                RECV at rdispl[i] (rbytes[i]), the own one where it is,
  *                and sbytes all 0.  SCATTER is uniform: every rank's block
  *                is rbytes[rank] bytes.  small_max as for GATHER.
+ *   SCAN, EXSCAN as ALLREDUCE: the result over ranks 0..rank (EXSCAN:
+ *                0..rank-1, rank 0's RECV left as it is) in RECV at 0.
  *
  * Compression (ALLTOALL(V) only, both sides contiguous): codec (nbo_codec_t),
  * codec_rate, codec_elem (codec.h's nbo_celem_t of both sides); it applies

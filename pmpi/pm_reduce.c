@@ -1,6 +1,6 @@
 /*
- * pm_reduce.c - MPI_Iallreduce, MPI_Ireduce_scatter_block, MPI_Ireduce
- * and their persistent forms (pm_coll.c has the rules every entry point shares).
+ * pm_reduce.c - MPI_Iallreduce, MPI_Ireduce_scatter_block, MPI_Ireduce,
+ * MPI_Iscan, MPI_Iexscan and their persistent forms (pm_coll.c has the rules every entry point shares).
  * libnbo applies the op with MPI_Reduce_local, so user ops work; an op
  * libnbo refuses (NBO_ERR_OP) goes to MPI, which judges it.
  *
@@ -12,7 +12,8 @@
 #include "pmpi.h"
 
 /* MPI serves reductions on derived datatypes (above).  The size rule's
- * count: allreduce's and reduce's vector, reduce-scatter-block's block. */
+ * count: allreduce's, reduce's and the scans' vector, reduce-scatter-
+ * block's block. */
 static pm_comm_t *reduction_comm(MPI_Comm comm, pm_coll_t coll, int count, MPI_Datatype type,
                                  const char *call)
 {
@@ -70,7 +71,55 @@ PM_EXPORT int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Dat
     return pm_serve(comm, pc, rc, req, 0, request);
 }
 
+PM_EXPORT int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    pm_comm_t *pc = reduction_comm(comm, PM_SCAN, count, datatype, "MPI_Iscan");
+    nbo_request_t req = NBO_REQUEST_NULL;
+    int rc = pc ? nbo_iscan(sendbuf, recvbuf, count, datatype, op, pc->nc, &req) : NBO_ERR_COMM;
+    if (pm_declined(pc, rc, "MPI_Iscan"))
+        return PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request);
+    return pm_serve(comm, pc, rc, req, 0, request);
+}
+
+PM_EXPORT int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                          MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    pm_comm_t *pc = reduction_comm(comm, PM_SCAN, count, datatype, "MPI_Iexscan");
+    nbo_request_t req = NBO_REQUEST_NULL;
+    int rc = pc ? nbo_iexscan(sendbuf, recvbuf, count, datatype, op, pc->nc, &req)
+                : NBO_ERR_COMM;
+    if (pm_declined(pc, rc, "MPI_Iexscan"))
+        return PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request);
+    return pm_serve(comm, pc, rc, req, 0, request);
+}
+
 #ifdef PM_HAVE_INIT
+PM_EXPORT int PM_INIT(Scan)(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                            MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    pm_comm_t *pc = reduction_comm(comm, PM_SCAN, count, datatype, "MPI_Scan_init");
+    nbo_request_t req = NBO_REQUEST_NULL;
+    int rc = pc ? nbo_scan_init(sendbuf, recvbuf, count, datatype, op, pc->nc, &req)
+                : NBO_ERR_COMM;
+    if (pm_declined(pc, rc, "MPI_Scan_init"))
+        return PMPI_INIT(Scan)(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+    return pm_serve(comm, pc, rc, req, 1, request);
+}
+
+PM_EXPORT int PM_INIT(Exscan)(const void *sendbuf, void *recvbuf, int count,
+                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                              MPI_Request *request)
+{
+    pm_comm_t *pc = reduction_comm(comm, PM_SCAN, count, datatype, "MPI_Exscan_init");
+    nbo_request_t req = NBO_REQUEST_NULL;
+    int rc = pc ? nbo_exscan_init(sendbuf, recvbuf, count, datatype, op, pc->nc, &req)
+                : NBO_ERR_COMM;
+    if (pm_declined(pc, rc, "MPI_Exscan_init"))
+        return PMPI_INIT(Exscan)(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+    return pm_serve(comm, pc, rc, req, 1, request);
+}
+
 PM_EXPORT int PM_INIT(Reduce)(const void *sendbuf, void *recvbuf, int count,
                               MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
                               MPI_Info info, MPI_Request *request)

@@ -50,6 +50,7 @@ static const struct {
     {"reduce", PM_REDUCE},
     {"gather", PM_GATHER},
     {"scatter", PM_SCATTER},
+    {"scan", PM_SCAN},
     {"all", PM_ALL_COLLS},
     {"none", 0},
 };
@@ -90,7 +91,7 @@ static unsigned colls_parse(const char *list)
             fprintf(stderr, "libnbo-mpi: NBO_PMPI_COLLS: unknown collective '%s' ignored "
                             "(alltoall, allreduce, reduce_scatter_block, allgather, "
                             "allgatherv, bcast, neighbor, barrier, reduce, gather, scatter, "
-                            "all, none)\n", t);
+                            "scan, all, none)\n", t);
     }
     return bits;
 }
@@ -156,7 +157,7 @@ static void min_parse(const char *list, long long min[PM_NCOLLS])
             fprintf(stderr, "libnbo-mpi: NBO_PMPI_MIN_SIZE: bad entry '%s' ignored "
                             "(NAME=BYTES, K/M/G suffixes; NAME: alltoall, allreduce, "
                             "reduce_scatter_block, allgather, allgatherv, bcast, neighbor, "
-                            "barrier, reduce, gather, scatter, all)\n", t);
+                            "barrier, reduce, gather, scatter, scan, all)\n", t);
     free(buf);
 }
 

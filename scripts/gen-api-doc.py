@@ -110,6 +110,8 @@ SUMMARY = {
     "nbo_barrier_init": "create a persistent barrier request",
     "nbo_ireduce": "start a non-blocking reduce to a root",
     "nbo_reduce_init": "create a persistent reduce request",
+    "nbo_iscan": "start a non-blocking inclusive or exclusive scan",
+    "nbo_scan_init": "create a persistent inclusive or exclusive scan request",
     "nbo_igather": "start a non-blocking gather(v) or scatter(v)",
     "nbo_gather_init": "create a persistent gather(v) or scatter(v) request",
     "nbo_start": "start a persistent request",
@@ -364,6 +366,8 @@ ERRORS = {
     "nbo_barrier_init": BARRIER_ERRORS + TRANSFER_LATER,
     "nbo_ireduce": ROOTED_REDUCE_ERRORS + TRANSFER_LATER,
     "nbo_reduce_init": ROOTED_REDUCE_ERRORS + TRANSFER_LATER,
+    "nbo_iscan": REDUCE_ERRORS + TRANSFER_LATER,
+    "nbo_scan_init": REDUCE_ERRORS + TRANSFER_LATER,
     "nbo_igather": ROOTED_ERRORS + TRANSFER_LATER,
     "nbo_gather_init": ROOTED_ERRORS + TRANSFER_LATER,
     "nbo_start": [
@@ -914,6 +918,40 @@ int norms_per_step(nbo_comm_t comm, int rank, double *norms, double *worst, int 
             rc = nbo_wait(&req);
         if (rc == NBO_SUCCESS && rank == 0)
             diagnose(worst, n);
+    }
+    if (req != NBO_REQUEST_NULL)
+        nbo_request_free(&req);
+    return rc;
+}
+''',
+    "nbo_iscan": r'''
+#include <nbo.h>
+
+/* Where this rank's n items start in a global numbering: the sum of the
+ * counts of the lower ranks (rank 0's first is 0: exscan leaves it). */
+int first_index(nbo_comm_t comm, int rank, int n, int *first)
+{
+    nbo_request_t req;
+    *first = 0;
+    int rc = nbo_iexscan(&n, first, 1, MPI_INT, MPI_SUM, comm, &req);
+    rc = rc == NBO_SUCCESS ? nbo_wait(&req) : rc;
+    if (rank == 0)
+        *first = 0;
+    return rc;
+}
+''',
+    "nbo_scan_init": r'''
+#include <nbo.h>
+
+/* Each step's running total over the ranks up to this one. */
+int running_totals(nbo_comm_t comm, double *mine, double *upto, int n, int steps)
+{
+    nbo_request_t req;
+    int rc = nbo_scan_init(mine, upto, n, MPI_DOUBLE, MPI_SUM, comm, &req);
+    for (int s = 0; rc == NBO_SUCCESS && s < steps; s++) {
+        rc = nbo_start(&req);
+        if (rc == NBO_SUCCESS)
+            rc = nbo_wait(&req);
     }
     if (req != NBO_REQUEST_NULL)
         nbo_request_free(&req);

@@ -1,6 +1,6 @@
 /*
- * reduce.c - the reductions family: allreduce, reduce-scatter-block and
- * reduce to a root, their entry points and descriptors (family.h); the tables are
+ * reduce.c - the reductions family: allreduce, reduce-scatter-block,
+ * reduce to a root, scan and exscan, their entry points and descriptors (family.h); the tables are
  * reduce_algs.c, the staging of a non-contiguous type reduce_stage.c.
  *
  * The task list addresses whole elements of extent bytes.  A contiguous
@@ -79,9 +79,10 @@ static void reduce_free(nbo_reduce_t *red) { nbo_reduce_plain_ops.free(red); }
  * compiler's arrays by schedule.h's conventions. */
 static int describe(const nbo_coll_call_t *k, struct nbo_comm *c, nbo_coll_parts_t *p)
 {
-    /* Reduce is allreduce's layout with a result on the root only. */
+    /* Reduce is allreduce's layout with a result on the root only; scan
+     * and exscan are allreduce's layout. */
     const int P = c->size, reduce = k->coll == NBO_COLL_REDUCE;
-    const int allreduce = k->coll == NBO_COLL_ALLREDUCE || reduce;
+    const int allreduce = k->coll != NBO_COLL_REDUCE_SCATTER_BLOCK;
     const int ip = k->sendbuf == MPI_IN_PLACE, no_out = reduce && c->rank != k->root;
     nbo_block_map_t *smap = &p->smap, *rmap = &p->rmap;
     nbo_dtype_t dt;
@@ -242,6 +243,12 @@ const nbo_coll_desc_t nbo_reduce_scatter_block_desc = {
 const nbo_coll_desc_t nbo_reduce_desc = {
     .coll = NBO_COLL_REDUCE, .algs = nbo_reduce_algs, .family = &family};
 
+const nbo_coll_desc_t nbo_scan_desc = {
+    .coll = NBO_COLL_SCAN, .algs = nbo_scan_algs, .family = &family};
+
+const nbo_coll_desc_t nbo_exscan_desc = {
+    .coll = NBO_COLL_EXSCAN, .algs = nbo_scan_algs, .family = &family};
+
 /* ------------------------------------------------------------ entry points */
 
 static nbo_coll_call_t reduction(nbo_coll_t coll, const void *sendbuf, void *recvbuf, int count,
@@ -266,6 +273,34 @@ int nbo_reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
 {
     nbo_coll_call_t k = reduction(NBO_COLL_REDUCE, sendbuf, recvbuf, count, datatype, op, 1);
     k.root = root;
+    return nbo_coll_start(&k, comm, req);
+}
+
+int nbo_iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+              nbo_comm_t comm, nbo_request_t *req)
+{
+    nbo_coll_call_t k = reduction(NBO_COLL_SCAN, sendbuf, recvbuf, count, datatype, op, 0);
+    return nbo_coll_start(&k, comm, req);
+}
+
+int nbo_scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                  MPI_Op op, nbo_comm_t comm, nbo_request_t *req)
+{
+    nbo_coll_call_t k = reduction(NBO_COLL_SCAN, sendbuf, recvbuf, count, datatype, op, 1);
+    return nbo_coll_start(&k, comm, req);
+}
+
+int nbo_iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                MPI_Op op, nbo_comm_t comm, nbo_request_t *req)
+{
+    nbo_coll_call_t k = reduction(NBO_COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, 0);
+    return nbo_coll_start(&k, comm, req);
+}
+
+int nbo_exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                    MPI_Op op, nbo_comm_t comm, nbo_request_t *req)
+{
+    nbo_coll_call_t k = reduction(NBO_COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, 1);
     return nbo_coll_start(&k, comm, req);
 }
 

@@ -35,3 +35,9 @@ const nbo_sched_alg_t nbo_reduce_algs[] = {
     {.id = NBO_ALG_BINOMIAL, .compile = nbo_compile_reduce_binomial, .min_ranks = 1},
     {.compile = NULL},
 };
+
+/* Scan and exscan: recursive doubling, rank order kept for any op. */
+const nbo_sched_alg_t nbo_scan_algs[] = {
+    {.id = NBO_ALG_RECURSIVE_DOUBLING, .compile = nbo_compile_scan_rd, .min_ranks = 1},
+    {.compile = NULL},
+};

@@ -15,6 +15,9 @@
  *     of NBO_GATHER_SMALL), in place at the root, a derived (vector) type
  *     on the root's side whose holes stay untouched, irregular counts with
  *     gaps for the v-forms;
+ *   - nbo_iscan and nbo_iexscan against MPI_Scan and MPI_Exscan: sums and
+ *     the non-commutative product, in place and not (rank 0's exscan
+ *     result is undefined: not compared);
  *   - persistent requests started 20 times on changing input;
  *   - bad input with its own code, and under NBO_CHECK roots or counts
  *     that disagree across ranks (NBO_ERR_MISMATCH).
@@ -196,6 +199,49 @@ static void reduce_staged(nbo_comm_t comm, const char *alg, int count, int root)
     MPI_Op_free(&op);
     MPI_Type_free(&vec);
     free(vin); free(vgot); free(vref);
+}
+
+/* ------------------------------------------------------------------- scan */
+
+/* Scan (ex = 0) or exscan against MPI's: unsigned sums, or the
+ * non-commutative matrix product; rank 0's exscan result is undefined. */
+static void scan(nbo_comm_t comm, const char *alg, int ex, int count, int noncomm,
+                 int in_place, unsigned seed)
+{
+    MPI_Datatype type = MPI_UNSIGNED;
+    MPI_Op op = MPI_SUM;
+    if (noncomm) {
+        MPI_Type_contiguous(4, MPI_UNSIGNED, &type);
+        MPI_Type_commit(&type);
+        MPI_Op_create(mt_op_matmul2x2, 0, &op);
+    }
+    const size_t n = (size_t)count * (noncomm ? 4 : 1);
+    unsigned *in = malloc(n * 4 + 4), *got = malloc(n * 4 + 4), *ref = calloc(n + 1, 4);
+    for (size_t i = 0; i < n; i++)
+        in[i] = noncomm ? mt_byte(mt_rank, 2, i, seed) % 3 + (i % 4 == (unsigned)mt_rank % 4)
+                        : mt_byte(mt_rank, 2, i, seed);
+    memcpy(got, in, n * 4);
+    if (ex)
+        MPI_Exscan(in, ref, count, type, op, MPI_COMM_WORLD);
+    else
+        MPI_Scan(in, ref, count, type, op, MPI_COMM_WORLD);
+    nbo_request_t req;
+    const void *sb = in_place ? MPI_IN_PLACE : in;
+    if (ex)
+        MT_OK(nbo_iexscan(sb, got, count, type, op, comm, &req));
+    else
+        MT_OK(nbo_iscan(sb, got, count, type, op, comm, &req));
+    mt_complete_alternating(&req);
+    char what[128];
+    snprintf(what, sizeof(what), "%s %s count %d%s%s", ex ? "exscan" : "scan", alg, count,
+             noncomm ? " non-commutative" : "", in_place ? " in place" : "");
+    if (!ex || mt_rank > 0)
+        mt_compare(got, ref, n * 4, what);
+    if (noncomm) {
+        MPI_Op_free(&op);
+        MPI_Type_free(&type);
+    }
+    free(in); free(got); free(ref);
 }
 
 /* ------------------------------------------------------- gather, scatter */
@@ -391,6 +437,9 @@ static void bad_input(nbo_comm_t comm)
     MT_OK(nbo_wait(&req));
     MT_OK(nbo_ireduce(NULL, NULL, 0, MPI_INT, MPI_SUM, 0, comm, &req));
     MT_OK(nbo_wait(&req));
+    BAD(NBO_ERR_OP, nbo_iscan(a, b, 4, MPI_INT, MPI_OP_NULL, comm, &req));
+    BAD(NBO_ERR_COUNT, nbo_exscan_init(a, b, -1, MPI_INT, MPI_SUM, comm, &req));
+    BAD(NBO_ERR_OVERLAP, nbo_iexscan(b, b, 4, MPI_INT, MPI_SUM, comm, &req));
     free(b);
 }
 
@@ -442,6 +491,11 @@ int main(int argc, char **argv)
                 }
             rooted_v(comm, name, root, root % 2, (unsigned)root + 3);
         }
+        for (int ex = 0; ex < 2; ex++)
+            for (int i = 0; i < (int)(sizeof(counts) / sizeof(counts[0])); i++) {
+                scan(comm, name, ex, counts[i], 0, i % 2, (unsigned)i);
+                scan(comm, name, ex, counts[i] / 4, 1, i % 2 == 0, (unsigned)i + 9);
+            }
         reduce_noncommutative(comm, name, 1, mt_size - 1, 0);
         reduce_noncommutative(comm, name, 5000, mt_size / 2, 1);
         reduce_staged(comm, name, 301, mt_size - 1);

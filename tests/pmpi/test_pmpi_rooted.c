@@ -1,6 +1,6 @@
 /*
  * test_pmpi_rooted.c - MPI_Ibarrier, MPI_Ireduce, MPI_Igather(v),
- * MPI_Iscatter(v) and their persistent forms as an unmodified program calls
+ * MPI_Iscatter(v), MPI_Iscan, MPI_Iexscan and their persistent forms as an unmodified program calls
  * them, from every root, in place at the root and not, checked against
  * hand-computed values; under --expect=nbo every call must be served
  * (NBO_PMPI_COLLS names them: they are not in its default).
@@ -49,6 +49,28 @@ static void reduce(int root, int in_place, int seed)
             want += pt_val(s, 0, i, seed);
         PT_CHECK(out[i] == want, "reduce to %d%s [%d]: %d, want %d", root, ip ? " in place" : "",
                  i, out[i], want);
+    }
+}
+
+/* Scan (ex = 0) or exscan of N ints; rank 0's exscan result is undefined. */
+static void scan(int ex, int in_place, int seed)
+{
+    int in[N], out[N];
+    for (int i = 0; i < N; i++)
+        in[i] = out[i] = pt_val(pt_rank, 0, i, seed);
+    MPI_Request req;
+    const void *sb = in_place ? MPI_IN_PLACE : in;
+    if (ex)
+        PT_MPI(MPI_Iexscan(sb, out, N, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &req));
+    else
+        PT_MPI(MPI_Iscan(sb, out, N, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &req));
+    wait(&req);
+    for (int i = 0; (!ex || pt_rank > 0) && i < N; i++) {
+        int want = 0;
+        for (int s = 0; s < pt_rank + !ex; s++)
+            want += pt_val(s, 0, i, seed);
+        PT_CHECK(out[i] == want, "%s%s [%d]: %d, want %d", ex ? "exscan" : "scan",
+                 in_place ? " in place" : "", i, out[i], want);
     }
 }
 
@@ -183,6 +205,9 @@ int main(int argc, char **argv)
         gatherv_scatterv(root, root + 3);
         expect_served(5, "reduce, gather, scatter, gatherv, scatterv");
     }
+    for (int k = 0; k < 4; k++)
+        scan(k / 2, k % 2, k);
+    expect_served(4, "MPI_Iscan, MPI_Iexscan");
     persistent();
     return pt_finish();
 }

@@ -117,6 +117,8 @@ static void build_rank(coll_case_t *c, int r)
         c->rspan[r] = n + 1;
         break;
     case NBO_COLL_ALLREDUCE:
+    case NBO_COLL_SCAN:
+    case NBO_COLL_EXSCAN:
         c->rb[r][0] = c->sb[r][0] = n;
         c->rspan[r] = n + 1;
         c->sspan[r] = c->in_place ? 0 : n + 1;
@@ -221,6 +223,8 @@ static const nbo_sched_alg_t *coll_algs(nbo_coll_t coll)
     case NBO_COLL_REDUCE_SCATTER_BLOCK: return nbo_reduce_scatter_block_algs;
     case NBO_COLL_BARRIER:    return nbo_barrier_algs;
     case NBO_COLL_REDUCE:     return nbo_reduce_algs;
+    case NBO_COLL_SCAN:
+    case NBO_COLL_EXSCAN:     return nbo_scan_algs;
     case NBO_COLL_GATHER:
     case NBO_COLL_GATHERV:    return nbo_gather_algs;
     case NBO_COLL_SCATTER:
@@ -249,7 +253,7 @@ const char *coll_case_name(const coll_case_t *c, int r, char *buf, size_t len)
                                   "allreduce", "reduce_scatter_block", "neighbor_alltoall",
                                   "neighbor_alltoallv", "neighbor_allgather",
                                   "neighbor_allgatherv", "barrier", "reduce", "gather",
-                                  "gatherv", "scatter", "scatterv"};
+                                  "gatherv", "scatter", "scatterv", "scan", "exscan"};
     snprintf(buf, len, "%s P=%d r=%d alg=%s W=%d bytes=%zu root=%d commutative=%d "
              "send_contig=%d recv_contig=%d in_place=%d small_max=%zu",
              (unsigned)c->coll < NBO_COLL_COUNT ? names[c->coll] : "?", c->P, r,
@@ -319,6 +323,8 @@ static const char *fill(const coll_case_t *c, sim_rank_t *rk)
                 rb[i] = r == c->root ? pat(r, i) : JUNK;
             break;
         case NBO_COLL_ALLREDUCE:
+        case NBO_COLL_SCAN:
+        case NBO_COLL_EXSCAN:
             memset(rb, JUNK, c->bytes);
             reduce_input(r, in, c->bytes);
             break;
@@ -331,9 +337,10 @@ static const char *fill(const coll_case_t *c, sim_rank_t *rk)
     return NULL;
 }
 
-/* x0 op x1 op ... op x(P-1) over n bytes starting at byte `from` of each
- * rank's input vector. */
-static const char *reference(const coll_case_t *c, size_t from, size_t n, unsigned char *acc)
+/* x0 op x1 op ... op x(ranks-1) over n bytes starting at byte `from` of
+ * each rank's input vector. */
+static const char *reference_of(const coll_case_t *c, int ranks, size_t from, size_t n,
+                                unsigned char *acc)
 {
     size_t total = from + n;
     unsigned char *x = malloc(total + 8), *t = malloc(n + 8);
@@ -341,7 +348,7 @@ static const char *reference(const coll_case_t *c, size_t from, size_t n, unsign
         free(x); free(t);
         return "out of memory";
     }
-    for (int s = 0; s < c->P; s++) {
+    for (int s = 0; s < ranks; s++) {
         reduce_input(s, x, total);
         if (s == 0)
             memcpy(acc, x + from, n);
@@ -355,6 +362,12 @@ static const char *reference(const coll_case_t *c, size_t from, size_t n, unsign
     return NULL;
 }
 
+/* Over every rank. */
+static const char *reference(const coll_case_t *c, size_t from, size_t n, unsigned char *acc)
+{
+    return reference_of(c, c->P, from, n, acc);
+}
+
 /* The expected receive buffer of rank r. */
 static const char *expected(const coll_case_t *c, int r, unsigned char *want)
 {
@@ -364,6 +377,16 @@ static const char *expected(const coll_case_t *c, int r, unsigned char *want)
         return NULL;
     case NBO_COLL_REDUCE:
         return r == c->root ? reference(c, 0, c->bytes, want) : NULL;
+    case NBO_COLL_SCAN:
+        return reference_of(c, r + 1, 0, c->bytes, want);
+    case NBO_COLL_EXSCAN: /* rank 0's buffer stays as it was */
+        if (r > 0)
+            return reference_of(c, r, 0, c->bytes, want);
+        if (c->in_place)
+            reduce_input(0, want, c->bytes);
+        else
+            memset(want, JUNK, c->bytes);
+        return NULL;
     case NBO_COLL_GATHER:
     case NBO_COLL_GATHERV:
         for (int i = 0; r == c->root && i < c->P; i++)

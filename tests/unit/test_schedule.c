@@ -165,6 +165,9 @@ static nbo_algorithm_t auto_alg(const coll_case_t *c)
         return NBO_ALG_DISSEMINATION;
     case NBO_COLL_REDUCE:
         return NBO_ALG_BINOMIAL;
+    case NBO_COLL_SCAN:
+    case NBO_COLL_EXSCAN:
+        return NBO_ALG_RECURSIVE_DOUBLING;
     case NBO_COLL_GATHER:
     case NBO_COLL_SCATTER: /* per block */
         return c->bytes <= c->small_max ? NBO_ALG_BINOMIAL : NBO_ALG_LINEAR;
@@ -200,6 +203,10 @@ static nbo_algorithm_t expected_alg(const coll_case_t *c)
         break;
     case NBO_COLL_REDUCE:
         ok = q == NBO_ALG_BINOMIAL;
+        break;
+    case NBO_COLL_SCAN:
+    case NBO_COLL_EXSCAN:
+        ok = q == NBO_ALG_RECURSIVE_DOUBLING;
         break;
     case NBO_COLL_GATHER:
     case NBO_COLL_SCATTER:
@@ -440,6 +447,19 @@ static void reduce_all(void **state)
     print_message("%d cases\n", sweep(&w));
 }
 
+/* Scan and exscan: both kinds of op, in place or not. */
+static void scan_all(void **state)
+{
+    (void)state;
+    static const nbo_algorithm_t algs[] = {NBO_ALG_AUTO, NBO_ALG_RECURSIVE_DOUBLING,
+                                           NBO_ALG_BINOMIAL, END_ALGS};
+    static const size_t sizes[] = {0, 8, 40, SIZE_MAX};
+    coll_sweep_t w = {NBO_COLL_SCAN, algs, sizes, 2, 1};
+    print_message("%d cases\n", sweep(&w));
+    w.coll = NBO_COLL_EXSCAN;
+    print_message("%d cases\n", sweep(&w));
+}
+
 /* Blocks of 0 and 5 bytes (binomial under AUTO, small_max 64) and 100
  * (linear); every layout, three roots. */
 static void gather_scatter_all(void **state)
@@ -664,6 +684,7 @@ int main(void)
         cmocka_unit_test(reduce_scatter_block_all),
         cmocka_unit_test(barrier_all),
         cmocka_unit_test(reduce_all),
+        cmocka_unit_test(scan_all),
         cmocka_unit_test(gather_scatter_all),
         cmocka_unit_test(coll_bad_args),
         cmocka_unit_test(neighbourhood_ring),
