@@ -1,6 +1,6 @@
 /*
  * nbo.h - libnbo, non-blocking collectives (all-to-all(v), allreduce,
- * reduce-scatter-block, allgather(v), broadcast, barrier, reduce, scan,
+ * reduce-scatter(-block), allgather(v), broadcast, barrier, reduce, scan,
  * exscan, gather(v), scatter(v), the neighbourhood collectives) that progress in
  * the background.  The one public header.
  *
@@ -397,6 +397,21 @@ int nbo_iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
 int nbo_ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                               MPI_Datatype datatype, MPI_Op op, nbo_comm_t comm,
                               nbo_request_t *req);
+
+/* Non-blocking reduce-scatter with blocks of any size, as
+ * MPI_Ireduce_scatter: the input is the recvcounts[0] + ... +
+ * recvcounts[size-1] elements of sendbuf (of recvbuf with MPI_IN_PLACE),
+ * rank i gets the reduction of block i, recvcounts[i] elements, at the
+ * start of recvbuf; pairwise, rank order kept for any op.  Ops, types,
+ * staging and errors as nbo_iallreduce, and NBO_ERR_ARG for a NULL
+ * recvcounts. */
+int nbo_ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                        MPI_Datatype datatype, MPI_Op op, nbo_comm_t comm, nbo_request_t *req);
+
+/* Persistent reduce-scatter: compiled once, inactive until nbo_start. */
+int nbo_reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                            MPI_Datatype datatype, MPI_Op op, nbo_comm_t comm,
+                            nbo_request_t *req);
 
 /* Persistent allreduce and reduce-scatter-block: compiled once, inactive
  * until nbo_start; arguments and errors as nbo_iallreduce. */

@@ -44,6 +44,7 @@ extern const nbo_sched_alg_t nbo_reduce_algs[];
 extern const nbo_sched_alg_t nbo_gather_algs[];
 extern const nbo_sched_alg_t nbo_scatter_algs[];
 extern const nbo_sched_alg_t nbo_scan_algs[];
+extern const nbo_sched_alg_t nbo_reduce_scatter_algs[];
 
 /* The compilers. */
 int nbo_compile_pairwise(const nbo_sched_args_t *a, sched_build_t *b);

@@ -40,6 +40,7 @@ typedef enum nbo_coll {
     NBO_COLL_SCATTERV,
     NBO_COLL_SCAN,
     NBO_COLL_EXSCAN,
+    NBO_COLL_REDUCE_SCATTER,
     NBO_COLL_COUNT
 } nbo_coll_t;
 
@@ -150,6 +151,9 @@ typedef struct nbo_task {
  *                RECV at rdispl[i] (rbytes[i]), the own one where it is,
  *                and sbytes all 0.  SCATTER is uniform: every rank's block
  *                is rbytes[rank] bytes.  small_max as for GATHER.
+ *   REDUCE_SCATTER  as REDUCE_SCATTER_BLOCK with blocks of any size:
+ *                sbytes[i] = block i's bytes, sdispl[i] the sum of those
+ *                before it; rbytes[rank] = sbytes[rank].
  *   SCAN, EXSCAN as ALLREDUCE: the result over ranks 0..rank (EXSCAN:
  *                0..rank-1, rank 0's RECV left as it is) in RECV at 0.
  *

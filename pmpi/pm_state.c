@@ -51,6 +51,7 @@ static const struct {
     {"gather", PM_GATHER},
     {"scatter", PM_SCATTER},
     {"scan", PM_SCAN},
+    {"reduce_scatter", PM_REDUCE_SCATTER},
     {"all", PM_ALL_COLLS},
     {"none", 0},
 };
@@ -91,7 +92,7 @@ static unsigned colls_parse(const char *list)
             fprintf(stderr, "libnbo-mpi: NBO_PMPI_COLLS: unknown collective '%s' ignored "
                             "(alltoall, allreduce, reduce_scatter_block, allgather, "
                             "allgatherv, bcast, neighbor, barrier, reduce, gather, scatter, "
-                            "scan, all, none)\n", t);
+                            "scan, reduce_scatter, all, none)\n", t);
     }
     return bits;
 }
@@ -157,7 +158,7 @@ static void min_parse(const char *list, long long min[PM_NCOLLS])
             fprintf(stderr, "libnbo-mpi: NBO_PMPI_MIN_SIZE: bad entry '%s' ignored "
                             "(NAME=BYTES, K/M/G suffixes; NAME: alltoall, allreduce, "
                             "reduce_scatter_block, allgather, allgatherv, bcast, neighbor, "
-                            "barrier, reduce, gather, scatter, scan, all)\n", t);
+                            "barrier, reduce, gather, scatter, scan, reduce_scatter, all)\n", t);
     free(buf);
 }
 

@@ -110,6 +110,8 @@ SUMMARY = {
     "nbo_barrier_init": "create a persistent barrier request",
     "nbo_ireduce": "start a non-blocking reduce to a root",
     "nbo_reduce_init": "create a persistent reduce request",
+    "nbo_ireduce_scatter": "start a non-blocking reduce-scatter with blocks of any size",
+    "nbo_reduce_scatter_init": "create a persistent reduce-scatter request",
     "nbo_iscan": "start a non-blocking inclusive or exclusive scan",
     "nbo_scan_init": "create a persistent inclusive or exclusive scan request",
     "nbo_igather": "start a non-blocking gather(v) or scatter(v)",
@@ -366,6 +368,10 @@ ERRORS = {
     "nbo_barrier_init": BARRIER_ERRORS + TRANSFER_LATER,
     "nbo_ireduce": ROOTED_REDUCE_ERRORS + TRANSFER_LATER,
     "nbo_reduce_init": ROOTED_REDUCE_ERRORS + TRANSFER_LATER,
+    "nbo_ireduce_scatter": [("NBO_ERR_ARG", "req or recvcounts is NULL.")] +
+        [e for e in REDUCE_ERRORS if e[0] != "NBO_ERR_ARG"] + TRANSFER_LATER,
+    "nbo_reduce_scatter_init": [("NBO_ERR_ARG", "req or recvcounts is NULL.")] +
+        [e for e in REDUCE_ERRORS if e[0] != "NBO_ERR_ARG"] + TRANSFER_LATER,
     "nbo_iscan": REDUCE_ERRORS + TRANSFER_LATER,
     "nbo_scan_init": REDUCE_ERRORS + TRANSFER_LATER,
     "nbo_igather": ROOTED_ERRORS + TRANSFER_LATER,
@@ -918,6 +924,36 @@ int norms_per_step(nbo_comm_t comm, int rank, double *norms, double *worst, int 
             rc = nbo_wait(&req);
         if (rc == NBO_SUCCESS && rank == 0)
             diagnose(worst, n);
+    }
+    if (req != NBO_REQUEST_NULL)
+        nbo_request_free(&req);
+    return rc;
+}
+''',
+    "nbo_ireduce_scatter": r'''
+#include <nbo.h>
+
+/* Sum every rank's contributions to all rows; rank i keeps its own
+ * counts[i] rows of n values, at the start of mine. */
+int sum_rows(nbo_comm_t comm, const double *all, double *mine, const int *counts)
+{
+    nbo_request_t req;
+    int rc = nbo_ireduce_scatter(all, mine, counts, MPI_DOUBLE, MPI_SUM, comm, &req);
+    return rc == NBO_SUCCESS ? nbo_wait(&req) : rc;
+}
+''',
+    "nbo_reduce_scatter_init": r'''
+#include <nbo.h>
+
+/* The same sum every step, the input rewritten in place each time. */
+int sum_rows_steps(nbo_comm_t comm, double *all, const int *counts, int steps)
+{
+    nbo_request_t req;
+    int rc = nbo_reduce_scatter_init(MPI_IN_PLACE, all, counts, MPI_DOUBLE, MPI_SUM, comm, &req);
+    for (int s = 0; rc == NBO_SUCCESS && s < steps; s++) {
+        rc = nbo_start(&req);
+        if (rc == NBO_SUCCESS)
+            rc = nbo_wait(&req);
     }
     if (req != NBO_REQUEST_NULL)
         nbo_request_free(&req);

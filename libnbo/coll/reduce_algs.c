@@ -41,3 +41,9 @@ const nbo_sched_alg_t nbo_scan_algs[] = {
     {.id = NBO_ALG_RECURSIVE_DOUBLING, .compile = nbo_compile_scan_rd, .min_ranks = 1},
     {.compile = NULL},
 };
+
+/* Reduce-scatter, blocks of any size: pairwise, combined in rank order. */
+const nbo_sched_alg_t nbo_reduce_scatter_algs[] = {
+    {.id = NBO_ALG_PAIRWISE, .compile = nbo_compile_reduce_scatter_pairwise, .min_ranks = 1},
+    {.compile = NULL},
+};

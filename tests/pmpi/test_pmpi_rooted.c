@@ -1,6 +1,7 @@
 /*
  * test_pmpi_rooted.c - MPI_Ibarrier, MPI_Ireduce, MPI_Igather(v),
- * MPI_Iscatter(v), MPI_Iscan, MPI_Iexscan and their persistent forms as an unmodified program calls
+ * MPI_Iscatter(v), MPI_Iscan, MPI_Iexscan, MPI_Ireduce_scatter and their
+ * persistent forms as an unmodified program calls
  * them, from every root, in place at the root and not, checked against
  * hand-computed values; under --expect=nbo every call must be served
  * (NBO_PMPI_COLLS names them: they are not in its default).
@@ -72,6 +73,32 @@ static void scan(int ex, int in_place, int seed)
         PT_CHECK(out[i] == want, "%s%s [%d]: %d, want %d", ex ? "exscan" : "scan",
                  in_place ? " in place" : "", i, out[i], want);
     }
+}
+
+/* Rank d's block: pt_vcount(d, 0) ints, the sum over the ranks. */
+static void reduce_scatter(int in_place, int seed)
+{
+    int *counts = malloc(sizeof(int) * (size_t)pt_size), total = 0;
+    for (int d = 0; d < pt_size; d++)
+        total += counts[d] = pt_vcount(d, 0);
+    int *in = calloc((size_t)total + 1, sizeof(int)), *out = calloc((size_t)total + 1, sizeof(int));
+    for (int i = 0; i < total; i++)
+        in[i] = out[i] = pt_val(pt_rank, 0, i, seed);
+    MPI_Request req;
+    PT_MPI(MPI_Ireduce_scatter(in_place ? MPI_IN_PLACE : in, out, counts, MPI_INT, MPI_SUM,
+                               MPI_COMM_WORLD, &req));
+    wait(&req);
+    int first = 0;
+    for (int d = 0; d < pt_rank; d++)
+        first += counts[d];
+    for (int i = 0; i < counts[pt_rank]; i++) {
+        int want = 0;
+        for (int s = 0; s < pt_size; s++)
+            want += pt_val(s, 0, first + i, seed);
+        PT_CHECK(out[i] == want, "reduce_scatter%s [%d]: %d, want %d",
+                 in_place ? " in place" : "", i, out[i], want);
+    }
+    free(counts); free(in); free(out);
 }
 
 static void gather(int root, int in_place, int seed)
@@ -208,6 +235,9 @@ int main(int argc, char **argv)
     for (int k = 0; k < 4; k++)
         scan(k / 2, k % 2, k);
     expect_served(4, "MPI_Iscan, MPI_Iexscan");
+    reduce_scatter(0, 5);
+    reduce_scatter(1, 6);
+    expect_served(2, "MPI_Ireduce_scatter");
     persistent();
     return pt_finish();
 }

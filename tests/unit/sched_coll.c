@@ -49,7 +49,8 @@ static int in_place_at(const coll_case_t *c, int r)
 
 static int is_v(nbo_coll_t coll)
 {
-    return coll == NBO_COLL_ALLGATHERV || coll == NBO_COLL_GATHERV || coll == NBO_COLL_SCATTERV;
+    return coll == NBO_COLL_ALLGATHERV || coll == NBO_COLL_GATHERV || coll == NBO_COLL_SCATTERV ||
+           coll == NBO_COLL_REDUCE_SCATTER;
 }
 
 /* Allgatherv, gatherv, scatterv block sizes: up to `bytes`, some zero. */
@@ -58,6 +59,8 @@ static size_t block_size(const coll_case_t *c, int i)
     if (!is_v(c->coll))
         return c->bytes;
     unsigned h = hash((unsigned)(i * 31 + c->P * 7 + (int)c->bytes));
+    if (c->coll == NBO_COLL_REDUCE_SCATTER) /* whole 8-byte elements */
+        return h % 4 == 0 ? 0 : 8 * (h % (c->bytes / 8 + 1));
     return h % 4 == 0 ? 0 : h % (c->bytes + 1);
 }
 
@@ -163,15 +166,18 @@ static void build_rank(coll_case_t *c, int r)
         c->rd[r][r] = (size_t)(r % 2);
         c->rspan[r] = c->rd[r][r] + c->rb[r][r] + 1;
         break;
-    default: /* NBO_COLL_REDUCE_SCATTER_BLOCK */
+    default: { /* NBO_COLL_REDUCE_SCATTER(_BLOCK): P blocks end to end */
+        size_t at = 0;
         for (int i = 0; i < P; i++) {
-            c->sb[r][i] = n;
-            c->sd[r][i] = (size_t)i * n;
+            c->sb[r][i] = block_size(c, i);
+            c->sd[r][i] = at;
+            at += c->sb[r][i];
         }
-        c->rb[r][r] = n;
-        c->sspan[r] = c->in_place ? 0 : (size_t)P * n + 1;
-        c->rspan[r] = (c->in_place ? (size_t)P * n : n) + 1;
+        c->rb[r][r] = c->sb[r][r];
+        c->sspan[r] = c->in_place ? 0 : at + 1;
+        c->rspan[r] = (c->in_place ? at : c->rb[r][r]) + 1;
         break;
+    }
     }
 }
 
@@ -225,6 +231,7 @@ static const nbo_sched_alg_t *coll_algs(nbo_coll_t coll)
     case NBO_COLL_REDUCE:     return nbo_reduce_algs;
     case NBO_COLL_SCAN:
     case NBO_COLL_EXSCAN:     return nbo_scan_algs;
+    case NBO_COLL_REDUCE_SCATTER: return nbo_reduce_scatter_algs;
     case NBO_COLL_GATHER:
     case NBO_COLL_GATHERV:    return nbo_gather_algs;
     case NBO_COLL_SCATTER:
@@ -253,7 +260,8 @@ const char *coll_case_name(const coll_case_t *c, int r, char *buf, size_t len)
                                   "allreduce", "reduce_scatter_block", "neighbor_alltoall",
                                   "neighbor_alltoallv", "neighbor_allgather",
                                   "neighbor_allgatherv", "barrier", "reduce", "gather",
-                                  "gatherv", "scatter", "scatterv", "scan", "exscan"};
+                                  "gatherv", "scatter", "scatterv", "scan", "exscan",
+                                  "reduce_scatter"};
     snprintf(buf, len, "%s P=%d r=%d alg=%s W=%d bytes=%zu root=%d commutative=%d "
              "send_contig=%d recv_contig=%d in_place=%d small_max=%zu",
              (unsigned)c->coll < NBO_COLL_COUNT ? names[c->coll] : "?", c->P, r,
@@ -330,7 +338,7 @@ static const char *fill(const coll_case_t *c, sim_rank_t *rk)
             break;
         default:
             memset(rb, JUNK, c->rspan[r] - 1);
-            reduce_input(r, in, (size_t)c->P * c->bytes);
+            reduce_input(r, in, c->sd[r][c->P - 1] + c->sb[r][c->P - 1]);
             break;
         }
     }
@@ -415,7 +423,7 @@ static const char *expected(const coll_case_t *c, int r, unsigned char *want)
     default:
         if (c->in_place) /* the rest of the input may be overwritten */
             return NULL;
-        return reference(c, (size_t)r * c->bytes, c->bytes, want);
+        return reference(c, c->sd[r][r], c->sb[r][r], want);
     }
 }
 
@@ -435,11 +443,12 @@ static const char *compare(const coll_case_t *c, const sim_rank_t *rk)
             return "out of memory";
         const char *err = expected(c, r, want);
         size_t lo = 0, hi = span;
-        if (!err && c->coll == NBO_COLL_REDUCE_SCATTER_BLOCK && c->in_place) {
+        if (!err && (c->coll == NBO_COLL_REDUCE_SCATTER_BLOCK ||
+                     c->coll == NBO_COLL_REDUCE_SCATTER) && c->in_place) {
             /* only the result block at 0 and the trailing byte are defined */
-            err = reference(c, (size_t)r * c->bytes, c->bytes, want);
+            err = reference(c, c->sd[r][r], c->sb[r][r], want);
             want[span - 1] = GAP;
-            hi = c->bytes;
+            hi = c->sb[r][r];
             if (!err && got[span - 1] != GAP)
                 err = "the trailing byte was written";
         }

@@ -168,6 +168,8 @@ static nbo_algorithm_t auto_alg(const coll_case_t *c)
     case NBO_COLL_SCAN:
     case NBO_COLL_EXSCAN:
         return NBO_ALG_RECURSIVE_DOUBLING;
+    case NBO_COLL_REDUCE_SCATTER:
+        return NBO_ALG_PAIRWISE;
     case NBO_COLL_GATHER:
     case NBO_COLL_SCATTER: /* per block */
         return c->bytes <= c->small_max ? NBO_ALG_BINOMIAL : NBO_ALG_LINEAR;
@@ -207,6 +209,9 @@ static nbo_algorithm_t expected_alg(const coll_case_t *c)
     case NBO_COLL_SCAN:
     case NBO_COLL_EXSCAN:
         ok = q == NBO_ALG_RECURSIVE_DOUBLING;
+        break;
+    case NBO_COLL_REDUCE_SCATTER:
+        ok = q == NBO_ALG_PAIRWISE;
         break;
     case NBO_COLL_GATHER:
     case NBO_COLL_SCATTER:
@@ -444,6 +449,17 @@ static void reduce_all(void **state)
                                            END_ALGS};
     static const size_t sizes[] = {0, 8, 40, SIZE_MAX};
     coll_sweep_t w = {NBO_COLL_REDUCE, algs, sizes, 2, 1};
+    print_message("%d cases\n", sweep(&w));
+}
+
+/* Reduce-scatter with blocks of up to 0, 3 and 9 elements, some empty. */
+static void reduce_scatter_all(void **state)
+{
+    (void)state;
+    static const nbo_algorithm_t algs[] = {NBO_ALG_AUTO, NBO_ALG_PAIRWISE,
+                                           NBO_ALG_RECURSIVE_HALVING, END_ALGS};
+    static const size_t sizes[] = {0, 24, 72, SIZE_MAX};
+    coll_sweep_t w = {NBO_COLL_REDUCE_SCATTER, algs, sizes, 2, 1};
     print_message("%d cases\n", sweep(&w));
 }
 
@@ -685,6 +701,7 @@ int main(void)
         cmocka_unit_test(barrier_all),
         cmocka_unit_test(reduce_all),
         cmocka_unit_test(scan_all),
+        cmocka_unit_test(reduce_scatter_all),
         cmocka_unit_test(gather_scatter_all),
         cmocka_unit_test(coll_bad_args),
         cmocka_unit_test(neighbourhood_ring),
