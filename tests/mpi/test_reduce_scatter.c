@@ -255,8 +255,8 @@ int main(int argc, char **argv)
         noncommutative(comm, name, 1, 0);
         noncommutative(comm, name, 3000, 0);
         noncommutative(comm, name, 33, 1);
-        for (int k = 0; k < 4; k++)
-            ints_v(comm, name, (unsigned)k + 70, k / 2, k % 2, k == 1 && a == 0);
+        for (int k = 0; a == 0 && k < 4; k++) /* one algorithm: AUTO's */
+            ints_v(comm, name, (unsigned)k + 70, k / 2, k % 2, k == 1);
         if (a == 0) {
             outstanding(comm, second);
             persistent(comm);
