@@ -1,7 +1,8 @@
 /*
  * nbo.h - libnbo, non-blocking collectives (all-to-all(v), allreduce,
- * reduce-scatter-block, allgather(v), broadcast) that progress in the
- * background.  The one public header.
+ * reduce-scatter(-block), allgather(v), broadcast, barrier, reduce, scan,
+ * exscan, gather(v), scatter(v), the neighbourhood collectives) that progress in
+ * the background.  The one public header.
  *
  * Model (as FFTW: plan once, execute many):
  *   nbo_comm_create()      bootstrap libnbo on an MPI communicator (collective)
@@ -129,7 +130,9 @@ typedef enum {
     NBO_ALG_RECURSIVE_HALVING,  /* log2 P exchanges of halving size            */
     NBO_ALG_BINOMIAL,           /* a binomial tree from the root               */
     NBO_ALG_SCATTER_ALLGATHER,  /* scatter from the root, then a ring allgather */
-    NBO_ALG_ORDERED             /* keeps rank order: non-commutative operations */
+    NBO_ALG_ORDERED,            /* keeps rank order: non-commutative operations */
+    NBO_ALG_DISSEMINATION,      /* ceil(log2 P) rounds to rank + 2^k (barrier)  */
+    NBO_ALG_LINEAR              /* the root sends or receives every block itself */
 } nbo_algorithm_t;
 
 /* Lossy compression of floating-point all-to-all payloads (opt-in, per
@@ -182,6 +185,7 @@ typedef struct nbo_config {
     int                 codec_rate;
     int                 log;            /* 1: engines say why they fall back */
     nbo_tune_t          tune;           /* persistent requests: what their first starts try */
+    size_t              gather_small;   /* gather, scatter: binomial up to this block size */
 } nbo_config_t;
 
 /* progress_cpu: the highest-numbered core of the affinity mask the process
@@ -394,6 +398,21 @@ int nbo_ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                               MPI_Datatype datatype, MPI_Op op, nbo_comm_t comm,
                               nbo_request_t *req);
 
+/* Non-blocking reduce-scatter with blocks of any size, as
+ * MPI_Ireduce_scatter: the input is the recvcounts[0] + ... +
+ * recvcounts[size-1] elements of sendbuf (of recvbuf with MPI_IN_PLACE),
+ * rank i gets the reduction of block i, recvcounts[i] elements, at the
+ * start of recvbuf; pairwise, rank order kept for any op.  Ops, types,
+ * staging and errors as nbo_iallreduce, and NBO_ERR_ARG for a NULL
+ * recvcounts. */
+int nbo_ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                        MPI_Datatype datatype, MPI_Op op, nbo_comm_t comm, nbo_request_t *req);
+
+/* Persistent reduce-scatter: compiled once, inactive until nbo_start. */
+int nbo_reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                            MPI_Datatype datatype, MPI_Op op, nbo_comm_t comm,
+                            nbo_request_t *req);
+
 /* Persistent allreduce and reduce-scatter-block: compiled once, inactive
  * until nbo_start; arguments and errors as nbo_iallreduce. */
 int nbo_allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
@@ -430,6 +449,82 @@ int nbo_ibcast(void *buffer, int count, MPI_Datatype datatype, int root,
 /* Persistent broadcast: compiled once, inactive until nbo_start. */
 int nbo_bcast_init(void *buffer, int count, MPI_Datatype datatype, int root,
                    nbo_comm_t comm, nbo_request_t *req);
+
+/* Non-blocking barrier, as MPI_Ibarrier: completes on a rank once every
+ * rank of the communicator has called it (the dissemination algorithm,
+ * ceil(log2 P) rounds of one-byte messages). */
+int nbo_ibarrier(nbo_comm_t comm, nbo_request_t *req);
+
+/* Persistent barrier (MPI-4's MPI_Barrier_init): inactive until nbo_start. */
+int nbo_barrier_init(nbo_comm_t comm, nbo_request_t *req);
+
+/* Non-blocking reduce to root, arguments as MPI_Ireduce: the result in
+ * recvbuf on root only (recvbuf is not read or written elsewhere, and may
+ * be NULL there).  sendbuf may be MPI_IN_PLACE on root alone (the input
+ * is then in recvbuf; elsewhere NBO_ERR_BUFFER).  Ops, types, staging and
+ * errors as nbo_iallreduce; NBO_ERR_ROOT for a root outside [0, size).  A
+ * non-commutative op is applied in rank order (the tree reduces to rank 0,
+ * which sends the result on to root). */
+int nbo_ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                MPI_Op op, int root, nbo_comm_t comm, nbo_request_t *req);
+
+/* Persistent reduce: compiled once, inactive until nbo_start. */
+int nbo_reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                    MPI_Op op, int root, nbo_comm_t comm, nbo_request_t *req);
+
+/* Non-blocking inclusive and exclusive scan, arguments as MPI_Iscan and
+ * MPI_Iexscan: rank i's recvbuf gets the reduction of the inputs of
+ * ranks 0..i (exscan: 0..i-1; rank 0's recvbuf is left as it is, MPI
+ * leaves it undefined), in rank order for any op (recursive doubling).
+ * sendbuf may be MPI_IN_PLACE on any rank (the input is then in recvbuf).
+ * Ops, types, staging and errors as nbo_iallreduce. */
+int nbo_iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+              MPI_Op op, nbo_comm_t comm, nbo_request_t *req);
+int nbo_iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                MPI_Op op, nbo_comm_t comm, nbo_request_t *req);
+
+/* Persistent scan and exscan: compiled once, inactive until nbo_start. */
+int nbo_scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                  MPI_Op op, nbo_comm_t comm, nbo_request_t *req);
+int nbo_exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                    MPI_Op op, nbo_comm_t comm, nbo_request_t *req);
+
+/* Non-blocking gather(v) and scatter(v), arguments as MPI_Igather(v) and
+ * MPI_Iscatter(v).  The arguments MPI calls significant only at root
+ * (gather's receive side, scatter's send side) are read only there.
+ * MPI_IN_PLACE at root alone: a gather's sendbuf (the root's block is
+ * already in its place in recvbuf), a scatter's recvbuf (the root's block
+ * stays in sendbuf); elsewhere NBO_ERR_BUFFER.  Any committed datatype.
+ * NBO_ERR_ROOT for a root outside [0, size); NBO_ERR_MISMATCH when root's
+ * own block differs in size from its slot.  Device (GPU) buffers:
+ * NBO_ERR_DEVICE. */
+int nbo_igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                nbo_comm_t comm, nbo_request_t *req);
+int nbo_igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                 void *recvbuf, const int recvcounts[], const int displs[],
+                 MPI_Datatype recvtype, int root, nbo_comm_t comm, nbo_request_t *req);
+int nbo_iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                 nbo_comm_t comm, nbo_request_t *req);
+int nbo_iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                  MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                  MPI_Datatype recvtype, int root, nbo_comm_t comm, nbo_request_t *req);
+
+/* Persistent gather(v) and scatter(v): compiled once, inactive until
+ * nbo_start. */
+int nbo_gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                    nbo_comm_t comm, nbo_request_t *req);
+int nbo_gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, const int recvcounts[], const int displs[],
+                     MPI_Datatype recvtype, int root, nbo_comm_t comm, nbo_request_t *req);
+int nbo_scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                     nbo_comm_t comm, nbo_request_t *req);
+int nbo_scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
+                      MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                      MPI_Datatype recvtype, int root, nbo_comm_t comm, nbo_request_t *req);
 
 /* Non-blocking neighbourhood collectives, arguments as
  * MPI_Ineighbor_alltoall(v) and MPI_Ineighbor_allgather(v) (MPI-3 section

@@ -1,9 +1,9 @@
 /*
- * compile_reduce_scatter.c - reduce-scatter with equal blocks: pairwise
- * (any P, any op: every rank gathers the P contributions to its block and
- * combines them in rank order) and recursive halving (power-of-two P,
- * commutative ops).  B = sbytes[0] bytes per block; the result goes to the
- * receive buffer at 0.
+ * compile_reduce_scatter.c - reduce-scatter: pairwise (any P, any op,
+ * blocks of any size: every rank gathers the P contributions to its block
+ * and combines them in rank order) and, with equal blocks, recursive
+ * halving (power-of-two P, commutative ops).  Block i is sbytes[i] bytes
+ * at sdispl[i]; the result goes to the receive buffer at 0.
  */
 #include "sched_algs.h"
 #include "sched_build.h"
@@ -13,26 +13,31 @@
 /* Whole elements and P blocks that fit in size_t, or an error. */
 static int bad_blocks(const nbo_sched_args_t *a)
 {
-    const size_t B = a->sbytes[0];
-    if (!a->elem || B % a->elem)
+    if (!a->elem)
         return NBO_ERR_ARG;
-    return B > SIZE_MAX / 2 / (size_t)a->size ? NBO_ERR_OVERFLOW : NBO_SUCCESS;
+    for (int i = 0; i < a->size; i++) {
+        const size_t B = a->sbytes[i];
+        if (B % a->elem)
+            return NBO_ERR_ARG;
+        if (B > SIZE_MAX / 2 / (size_t)a->size)
+            return NBO_ERR_OVERFLOW;
+    }
+    return NBO_SUCCESS;
 }
 
 /* Where the input blocks are: SEND, or RECV in place. */
 static nbo_buf_t input(const nbo_sched_args_t *a) { return a->in_place ? NBO_BUF_RECV : NBO_BUF_SEND; }
 
 /* Step i sends block r+i to r+i and receives rank r-i's copy of block r
- * into scratch slot r-i; then result = x0 op (x1 op (... op x(P-1))). */
+ * into scratch slot r-i; then result = x0 op (x1 op (... op x(P-1))).
+ * B: the bytes of this rank's block. */
 int nbo_compile_reduce_scatter_pairwise(const nbo_sched_args_t *a, sched_build_t *b)
 {
     const int P = a->size, r = a->rank;
-    const size_t B = a->sbytes[0];
+    const size_t B = a->sbytes[r];
     int rc = bad_blocks(a);
     if (rc)
         return rc;
-    if (B == 0)
-        return NBO_SUCCESS;
     b->s->tmp_bytes = (size_t)P * B;
     for (int i = 1; i < P; i++) {
         int src = (r - i + P) % P;
@@ -40,9 +45,11 @@ int nbo_compile_reduce_scatter_pairwise(const nbo_sched_args_t *a, sched_build_t
     }
     for (int i = 1; i < P; i++) {
         int dst = (r + i) % P;
-        sched_build_post_send(b, a->window, dst, input(a), a->sdispl[dst], B);
+        sched_build_post_send(b, a->window, dst, input(a), a->sdispl[dst], a->sbytes[dst]);
     }
     sched_build_flush(b);
+    if (B == 0)
+        return NBO_SUCCESS;
     /* The own contribution joins the others in scratch, then the chain
      * runs from the right into RECV at 0 (safe now: every send is done). */
     sched_build_copy(b, NBO_BUF_TMP, (size_t)r * B, input(a), a->sdispl[r], B);

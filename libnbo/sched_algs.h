@@ -39,6 +39,12 @@ extern const nbo_sched_alg_t nbo_bcast_algs[];
 extern const nbo_sched_alg_t nbo_allreduce_algs[];
 extern const nbo_sched_alg_t nbo_reduce_scatter_block_algs[];
 extern const nbo_sched_alg_t nbo_neighbor_algs[];
+extern const nbo_sched_alg_t nbo_barrier_algs[];
+extern const nbo_sched_alg_t nbo_reduce_algs[];
+extern const nbo_sched_alg_t nbo_gather_algs[];
+extern const nbo_sched_alg_t nbo_scatter_algs[];
+extern const nbo_sched_alg_t nbo_scan_algs[];
+extern const nbo_sched_alg_t nbo_reduce_scatter_algs[];
 
 /* The compilers. */
 int nbo_compile_pairwise(const nbo_sched_args_t *a, sched_build_t *b);
@@ -53,5 +59,12 @@ int nbo_compile_allreduce_rabenseifner(const nbo_sched_args_t *a, sched_build_t 
 int nbo_compile_allreduce_ring(const nbo_sched_args_t *a, sched_build_t *b);
 int nbo_compile_reduce_scatter_pairwise(const nbo_sched_args_t *a, sched_build_t *b);
 int nbo_compile_reduce_scatter_halving(const nbo_sched_args_t *a, sched_build_t *b);
+int nbo_compile_barrier_dissemination(const nbo_sched_args_t *a, sched_build_t *b);
+int nbo_compile_reduce_binomial(const nbo_sched_args_t *a, sched_build_t *b);
+int nbo_compile_gather_binomial(const nbo_sched_args_t *a, sched_build_t *b);
+int nbo_compile_gather_linear(const nbo_sched_args_t *a, sched_build_t *b);
+int nbo_compile_scatter_binomial(const nbo_sched_args_t *a, sched_build_t *b);
+int nbo_compile_scatter_linear(const nbo_sched_args_t *a, sched_build_t *b);
+int nbo_compile_scan_rd(const nbo_sched_args_t *a, sched_build_t *b);
 
 #endif

@@ -32,6 +32,15 @@ typedef enum nbo_coll {
     NBO_COLL_NEIGHBOR_ALLTOALLV,
     NBO_COLL_NEIGHBOR_ALLGATHER,
     NBO_COLL_NEIGHBOR_ALLGATHERV,
+    NBO_COLL_BARRIER,
+    NBO_COLL_REDUCE,
+    NBO_COLL_GATHER,
+    NBO_COLL_GATHERV,
+    NBO_COLL_SCATTER,
+    NBO_COLL_SCATTERV,
+    NBO_COLL_SCAN,
+    NBO_COLL_EXSCAN,
+    NBO_COLL_REDUCE_SCATTER,
     NBO_COLL_COUNT
 } nbo_coll_t;
 
@@ -122,6 +131,31 @@ typedef struct nbo_task {
  *                A rank's own entries (a self loop, a periodic dimension
  *                of size 1) are copied locally, the k-th to itself into
  *                the k-th from itself.  Never in place.  small_max unused.
+ *   BARRIER      every byte array 0: the task list sends one byte of
+ *                scratch per message (zero-byte messages make no tasks).
+ *   REDUCE       root; sbytes[0] = rbytes[0] = n = count * elem on every
+ *                rank (sdispl[0] = rdispl[0] = 0): the input in SEND at 0,
+ *                in RECV at the root when in_place; the result in RECV at
+ *                0 on the root only (the others' RECV is never touched).
+ *                elem, commutative as for ALLREDUCE.  small_max unused.
+ *   GATHER(V)    root; sbytes[rank], sdispl[rank]: the own block in SEND
+ *                (block index rank), every other sbytes 0; at the root
+ *                rbytes[i], rdispl[i]: rank i's block in RECV (all 0
+ *                elsewhere).  in_place (root only): the own block already
+ *                in RECV, sbytes[root] = rbytes[root].  GATHER is uniform:
+ *                every rank's block is sbytes[rank] bytes.  small_max:
+ *                block bytes up to which the binomial tree.
+ *   SCATTER(V)   root; at the root sbytes[i], sdispl[i]: rank i's block in
+ *                SEND; rbytes[rank], rdispl[rank]: the own block in RECV
+ *                (others 0).  in_place (root only): the P blocks are in
+ *                RECV at rdispl[i] (rbytes[i]), the own one where it is,
+ *                and sbytes all 0.  SCATTER is uniform: every rank's block
+ *                is rbytes[rank] bytes.  small_max as for GATHER.
+ *   REDUCE_SCATTER  as REDUCE_SCATTER_BLOCK with blocks of any size:
+ *                sbytes[i] = block i's bytes, sdispl[i] the sum of those
+ *                before it; rbytes[rank] = sbytes[rank].
+ *   SCAN, EXSCAN as ALLREDUCE: the result over ranks 0..rank (EXSCAN:
+ *                0..rank-1, rank 0's RECV left as it is) in RECV at 0.
  *
  * Compression (ALLTOALL(V) only, both sides contiguous): codec (nbo_codec_t),
  * codec_rate, codec_elem (codec/codec.h's nbo_celem_t of both sides); it applies
@@ -148,7 +182,8 @@ typedef struct nbo_sched_args {
                                      takes the messages whole              */
     int           uniform;        /* all blocks the same size (alltoall)    */
     nbo_coll_t    coll;           /* which collective (its algorithm table) */
-    int           root;           /* bcast: the root rank                   */
+    int           root;           /* bcast, reduce, gather(v), scatter(v):
+                                     the root rank                         */
     size_t        elem;           /* reductions: bytes per element; REDUCE
                                      tasks and segments are multiples      */
     int           commutative;    /* reductions: 0 keeps rank order         */
@@ -172,10 +207,12 @@ int nbo_sched_codec_on(const nbo_sched_args_t *a);
 size_t nbo_sched_codec_chunk(const nbo_sched_args_t *a);
 
 /* Default small_max per collective (MPICH's short-message sizes), for the
- * NBO_ALLREDUCE_SMALL, NBO_ALLGATHER_SMALL and NBO_BCAST_SMALL settings. */
+ * NBO_ALLREDUCE_SMALL, NBO_ALLGATHER_SMALL and NBO_BCAST_SMALL settings;
+ * NBO_GATHER_SMALL's is docs/configuration.md's. */
 #define NBO_SCHED_ALLREDUCE_SMALL 2048   /* vector bytes */
 #define NBO_SCHED_ALLGATHER_SMALL 81920  /* total bytes of all blocks */
 #define NBO_SCHED_BCAST_SMALL     12288  /* message bytes */
+#define NBO_SCHED_GATHER_SMALL    4096   /* gather, scatter: bytes per block */
 
 typedef struct nbo_sched {
     nbo_task_t     *tasks;

@@ -18,7 +18,8 @@ const char *const nbo_progress_names[] = {"auto", "inline", "thread"};
 const char *const nbo_alg_names[] = {"auto", "pairwise", "bruck", "ring",
                                      "recursive_doubling", "rabenseifner",
                                      "recursive_halving", "binomial",
-                                     "scatter_allgather", "ordered"};
+                                     "scatter_allgather", "ordered",
+                                     "dissemination", "linear"};
 const char *const nbo_sched_names[] = {"auto", "batch", "normal"};
 const char *const nbo_codec_names[] = {"none", "fp32", "zfp"};
 const char *const nbo_tune_names[] = {"off", "on", "window", "algorithm"};
@@ -76,6 +77,10 @@ const nbo_setting_t nbo_config_settings[] = {
      "allgather(v): auto uses recursive doubling or Bruck up to this many bytes in all"},
     {"NBO_BCAST_SMALL", SIZE(0, LONG_MAX), NBO_STR(NBO_SCHED_BCAST_SMALL), F(bcast_small),
      "bcast: auto uses the binomial tree up to this many bytes"},
+    /* A guess, not measured (docs/configuration.md): the tree forwards
+     * each byte up to log2 P times, the linear root moves it once. */
+    {"NBO_GATHER_SMALL", SIZE(0, LONG_MAX), NBO_STR(NBO_SCHED_GATHER_SMALL), F(gather_small),
+     "gather, scatter: auto uses the binomial tree up to this many bytes per block"},
     /* Exact unless asked (docs/compression.md). */
     {"NBO_CODEC", KW(nbo_codec_names), "none", F(codec),
      "all-to-all of floating-point types: none, fp32 or zfp (lossy, opt-in)"},

@@ -10,7 +10,7 @@ extern const nbo_setting_table_t nbo_config_table;
 
 /* The keywords of the enum variables, in enum order. */
 extern const char *const nbo_progress_names[3];
-extern const char *const nbo_alg_names[10];
+extern const char *const nbo_alg_names[12];
 extern const char *const nbo_sched_names[3];
 extern const char *const nbo_codec_names[3];
 extern const char *const nbo_tune_names[4];

@@ -46,6 +46,12 @@ static const struct {
     {"allgatherv", PM_ALLGATHERV},
     {"bcast", PM_BCAST},
     {"neighbor", PM_NEIGHBOR},
+    {"barrier", PM_BARRIER},
+    {"reduce", PM_REDUCE},
+    {"gather", PM_GATHER},
+    {"scatter", PM_SCATTER},
+    {"scan", PM_SCAN},
+    {"reduce_scatter", PM_REDUCE_SCATTER},
     {"all", PM_ALL_COLLS},
     {"none", 0},
 };
@@ -85,7 +91,8 @@ static unsigned colls_parse(const char *list)
         if (!found)
             fprintf(stderr, "libnbo-mpi: NBO_PMPI_COLLS: unknown collective '%s' ignored "
                             "(alltoall, allreduce, reduce_scatter_block, allgather, "
-                            "allgatherv, bcast, neighbor, all, none)\n", t);
+                            "allgatherv, bcast, neighbor, barrier, reduce, gather, scatter, "
+                            "scan, reduce_scatter, all, none)\n", t);
     }
     return bits;
 }
@@ -150,7 +157,8 @@ static void min_parse(const char *list, long long min[PM_NCOLLS])
         if (!min_entry(t, min))
             fprintf(stderr, "libnbo-mpi: NBO_PMPI_MIN_SIZE: bad entry '%s' ignored "
                             "(NAME=BYTES, K/M/G suffixes; NAME: alltoall, allreduce, "
-                            "reduce_scatter_block, allgather, allgatherv, bcast, neighbor, all)\n", t);
+                            "reduce_scatter_block, allgather, allgatherv, bcast, neighbor, "
+                            "barrier, reduce, gather, scatter, scan, reduce_scatter, all)\n", t);
     free(buf);
 }
 
@@ -221,8 +229,8 @@ static void log_colls(void)
         if (pm_cfg.colls & bit)
             snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s%s",
                      *line ? "," : "", name);
-        if (bit == PM_NEIGHBOR)
-            continue; /* no size rule (pm_neighbor.c) */
+        if (bit == PM_NEIGHBOR || bit == PM_BARRIER)
+            continue; /* no size rule (pm_neighbor.c, pm_rooted.c) */
         snprintf(sizes + strlen(sizes), sizeof(sizes) - strlen(sizes), "%s%s=%s",
                  *sizes ? "," : "", name,
                  pm_size_str(pm_cfg.min_size[pm_coll_index(bit)], num, sizeof(num)));

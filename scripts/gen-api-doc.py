@@ -106,6 +106,16 @@ SUMMARY = {
     "nbo_neighbor_alltoall_init": "create a persistent neighbourhood all-to-all(v) or allgather(v) request",
     "nbo_ibcast": "start a non-blocking broadcast",
     "nbo_bcast_init": "create a persistent broadcast request",
+    "nbo_ibarrier": "start a non-blocking barrier",
+    "nbo_barrier_init": "create a persistent barrier request",
+    "nbo_ireduce": "start a non-blocking reduce to a root",
+    "nbo_reduce_init": "create a persistent reduce request",
+    "nbo_ireduce_scatter": "start a non-blocking reduce-scatter with blocks of any size",
+    "nbo_reduce_scatter_init": "create a persistent reduce-scatter request",
+    "nbo_iscan": "start a non-blocking inclusive or exclusive scan",
+    "nbo_scan_init": "create a persistent inclusive or exclusive scan request",
+    "nbo_igather": "start a non-blocking gather(v) or scatter(v)",
+    "nbo_gather_init": "create a persistent gather(v) or scatter(v) request",
     "nbo_start": "start a persistent request",
     "nbo_test": "complete a request",
     "nbo_waitall": "complete several requests",
@@ -242,6 +252,40 @@ BCAST_ERRORS = [
     ("NBO_ERR_MPI", "an MPI call failed (MPI_Pack_size on the datatype, NBO_CHECK's collective)."),
     ("NBO_ERR_NOMEM", None),
 ]
+BARRIER_ERRORS = [
+    ("NBO_ERR_ARG", "req is NULL."),
+    ("NBO_ERR_COMM", "comm is NBO_COMM_NULL or not a live nbo communicator."),
+    ("NBO_ERR_MISMATCH", "with NBO_CHECK=1, the ranks called different collectives "
+                         "(the rank is named on stderr)."),
+    ("NBO_ERR_ENGINE", "the engine could not prepare the request's scratch (memory registration)."),
+    ("NBO_ERR_MPI", "an MPI call failed (NBO_CHECK's collective)."),
+    ("NBO_ERR_NOMEM", None),
+]
+ROOTED_REDUCE_ERRORS = [
+    ("NBO_ERR_ROOT", "root is negative or not less than the size of comm."),
+    ("NBO_ERR_BUFFER", "a NULL buffer with a nonzero count (recvbuf counts on root only), "
+                       "recvbuf MPI_IN_PLACE, or sendbuf MPI_IN_PLACE on a rank other than root."),
+] + [e for e in REDUCE_ERRORS if e[0] not in ("NBO_ERR_BUFFER", "NBO_ERR_MISMATCH")] + [
+    ("NBO_ERR_MISMATCH", "with NBO_CHECK=1, the ranks' counts, roots or collectives disagree "
+                         "(the rank is named on stderr)."),
+]
+ROOTED_ERRORS = [
+    ("NBO_ERR_ARG", "req is NULL, or (gatherv, scatterv) root's counts or displacements are NULL."),
+    ("NBO_ERR_COMM", "comm is NBO_COMM_NULL or not a live nbo communicator."),
+    ("NBO_ERR_ROOT", "root is negative or not less than the size of comm."),
+    ("NBO_ERR_BUFFER", "a NULL buffer with a nonzero count, gather's recvbuf MPI_IN_PLACE, or "
+                       "MPI_IN_PLACE on a rank other than root."),
+    ("NBO_ERR_COUNT", None),
+    ("NBO_ERR_DATATYPE", None),
+    ("NBO_ERR_OVERFLOW", None),
+    ("NBO_ERR_MISMATCH", "root's own block differs in size from its slot among the P blocks; with "
+                         "NBO_CHECK=1, the ranks' counts or roots disagree (the rank is named on stderr)."),
+    ("NBO_ERR_OVERLAP", "root's send and receive buffers overlap (use MPI_IN_PLACE)."),
+    ("NBO_ERR_DEVICE", "a buffer is CUDA device memory: not supported for this collective yet."),
+    ("NBO_ERR_ENGINE", "the engine could not prepare the buffers (memory registration)."),
+    ("NBO_ERR_MPI", "an MPI call failed (MPI_Pack_size on the datatypes, NBO_CHECK's collective)."),
+    ("NBO_ERR_NOMEM", None),
+]
 TRANSFER_LATER = ["A failure of the transfer itself (a peer, the network, NBO_TIMEOUT) is returned by "
                   "nbo_wait or nbo_test."]
 ERRORS = {
@@ -320,6 +364,18 @@ ERRORS = {
     "nbo_neighbor_alltoall_init": NEIGHBOR_ERRORS + TRANSFER_LATER,
     "nbo_ibcast": BCAST_ERRORS + TRANSFER_LATER,
     "nbo_bcast_init": BCAST_ERRORS + TRANSFER_LATER,
+    "nbo_ibarrier": BARRIER_ERRORS + TRANSFER_LATER,
+    "nbo_barrier_init": BARRIER_ERRORS + TRANSFER_LATER,
+    "nbo_ireduce": ROOTED_REDUCE_ERRORS + TRANSFER_LATER,
+    "nbo_reduce_init": ROOTED_REDUCE_ERRORS + TRANSFER_LATER,
+    "nbo_ireduce_scatter": [("NBO_ERR_ARG", "req or recvcounts is NULL.")] +
+        [e for e in REDUCE_ERRORS if e[0] != "NBO_ERR_ARG"] + TRANSFER_LATER,
+    "nbo_reduce_scatter_init": [("NBO_ERR_ARG", "req or recvcounts is NULL.")] +
+        [e for e in REDUCE_ERRORS if e[0] != "NBO_ERR_ARG"] + TRANSFER_LATER,
+    "nbo_iscan": REDUCE_ERRORS + TRANSFER_LATER,
+    "nbo_scan_init": REDUCE_ERRORS + TRANSFER_LATER,
+    "nbo_igather": ROOTED_ERRORS + TRANSFER_LATER,
+    "nbo_gather_init": ROOTED_ERRORS + TRANSFER_LATER,
     "nbo_start": [
         ("NBO_ERR_ARG", "req is NULL, or *req is not a persistent request."),
         ("NBO_ERR_REQUEST_NULL", "*req is NBO_REQUEST_NULL."),
@@ -793,6 +849,171 @@ int broadcast_steps(nbo_comm_t comm, int root, int rank, double *field, int n, i
     for (int s = 0; rc == NBO_SUCCESS && s < steps; s++) {
         if (rank == root)
             update(field, n);
+        rc = nbo_start(&req);
+        if (rc == NBO_SUCCESS)
+            rc = nbo_wait(&req);
+    }
+    if (req != NBO_REQUEST_NULL)
+        nbo_request_free(&req);
+    return rc;
+}
+''',
+    "nbo_ibarrier": r'''
+#include <nbo.h>
+
+int handle_messages(void);
+
+/* A sparse exchange (NBX): keep serving messages until every rank has
+ * sent its own, which the barrier says once all ranks entered it. */
+int drain(nbo_comm_t comm)
+{
+    nbo_request_t req;
+    int done = 0, rc = nbo_ibarrier(comm, &req);
+    while (rc == NBO_SUCCESS && !done) {
+        handle_messages();
+        rc = nbo_test(&req, &done);
+    }
+    return rc;
+}
+''',
+    "nbo_barrier_init": r'''
+#include <nbo.h>
+
+void work(int step);
+
+/* Every step ends once every rank has finished it, the wait overlapped. */
+int steps(nbo_comm_t comm, int n)
+{
+    nbo_request_t req;
+    int rc = nbo_barrier_init(comm, &req);
+    for (int s = 0; rc == NBO_SUCCESS && s < n; s++) {
+        work(s);
+        rc = nbo_start(&req);
+        if (rc == NBO_SUCCESS)
+            rc = nbo_wait(&req);
+    }
+    if (req != NBO_REQUEST_NULL)
+        nbo_request_free(&req);
+    return rc;
+}
+''',
+    "nbo_ireduce": r'''
+#include <nbo.h>
+
+/* The sum of every rank's residuals on rank 0 (total ignored elsewhere). */
+int residual_sum(nbo_comm_t comm, const double *local, double *total, int n)
+{
+    nbo_request_t req;
+    int rc = nbo_ireduce(local, total, n, MPI_DOUBLE, MPI_SUM, 0, comm, &req);
+    return rc == NBO_SUCCESS ? nbo_wait(&req) : rc;
+}
+''',
+    "nbo_reduce_init": r'''
+#include <nbo.h>
+
+void diagnose(const double *norms, int n);
+
+/* Each step's norms, maximum over the ranks, to rank 0 for printing. */
+int norms_per_step(nbo_comm_t comm, int rank, double *norms, double *worst, int n, int steps)
+{
+    nbo_request_t req;
+    int rc = nbo_reduce_init(norms, worst, n, MPI_DOUBLE, MPI_MAX, 0, comm, &req);
+    for (int s = 0; rc == NBO_SUCCESS && s < steps; s++) {
+        rc = nbo_start(&req);
+        if (rc == NBO_SUCCESS)
+            rc = nbo_wait(&req);
+        if (rc == NBO_SUCCESS && rank == 0)
+            diagnose(worst, n);
+    }
+    if (req != NBO_REQUEST_NULL)
+        nbo_request_free(&req);
+    return rc;
+}
+''',
+    "nbo_ireduce_scatter": r'''
+#include <nbo.h>
+
+/* Sum every rank's contributions to all rows; rank i keeps its own
+ * counts[i] rows of n values, at the start of mine. */
+int sum_rows(nbo_comm_t comm, const double *all, double *mine, const int *counts)
+{
+    nbo_request_t req;
+    int rc = nbo_ireduce_scatter(all, mine, counts, MPI_DOUBLE, MPI_SUM, comm, &req);
+    return rc == NBO_SUCCESS ? nbo_wait(&req) : rc;
+}
+''',
+    "nbo_reduce_scatter_init": r'''
+#include <nbo.h>
+
+/* The same sum every step, the input rewritten in place each time. */
+int sum_rows_steps(nbo_comm_t comm, double *all, const int *counts, int steps)
+{
+    nbo_request_t req;
+    int rc = nbo_reduce_scatter_init(MPI_IN_PLACE, all, counts, MPI_DOUBLE, MPI_SUM, comm, &req);
+    for (int s = 0; rc == NBO_SUCCESS && s < steps; s++) {
+        rc = nbo_start(&req);
+        if (rc == NBO_SUCCESS)
+            rc = nbo_wait(&req);
+    }
+    if (req != NBO_REQUEST_NULL)
+        nbo_request_free(&req);
+    return rc;
+}
+''',
+    "nbo_iscan": r'''
+#include <nbo.h>
+
+/* Where this rank's n items start in a global numbering: the sum of the
+ * counts of the lower ranks (rank 0's first is 0: exscan leaves it). */
+int first_index(nbo_comm_t comm, int rank, int n, int *first)
+{
+    nbo_request_t req;
+    *first = 0;
+    int rc = nbo_iexscan(&n, first, 1, MPI_INT, MPI_SUM, comm, &req);
+    rc = rc == NBO_SUCCESS ? nbo_wait(&req) : rc;
+    if (rank == 0)
+        *first = 0;
+    return rc;
+}
+''',
+    "nbo_scan_init": r'''
+#include <nbo.h>
+
+/* Each step's running total over the ranks up to this one. */
+int running_totals(nbo_comm_t comm, double *mine, double *upto, int n, int steps)
+{
+    nbo_request_t req;
+    int rc = nbo_scan_init(mine, upto, n, MPI_DOUBLE, MPI_SUM, comm, &req);
+    for (int s = 0; rc == NBO_SUCCESS && s < steps; s++) {
+        rc = nbo_start(&req);
+        if (rc == NBO_SUCCESS)
+            rc = nbo_wait(&req);
+    }
+    if (req != NBO_REQUEST_NULL)
+        nbo_request_free(&req);
+    return rc;
+}
+''',
+    "nbo_igather": r'''
+#include <nbo.h>
+
+/* n values of every rank to rank 0 for output, rank by rank in all. */
+int collect(nbo_comm_t comm, const double *mine, double *all, int n)
+{
+    nbo_request_t req;
+    int rc = nbo_igather(mine, n, MPI_DOUBLE, all, n, MPI_DOUBLE, 0, comm, &req);
+    return rc == NBO_SUCCESS ? nbo_wait(&req) : rc;
+}
+''',
+    "nbo_gather_init": r'''
+#include <nbo.h>
+
+/* Rank 0 reads the input of every step and hands each rank its n values. */
+int distribute(nbo_comm_t comm, const double *input, double *mine, int n, int steps)
+{
+    nbo_request_t req;
+    int rc = nbo_scatter_init(input, n, MPI_DOUBLE, mine, n, MPI_DOUBLE, 0, comm, &req);
+    for (int s = 0; rc == NBO_SUCCESS && s < steps; s++) {
         rc = nbo_start(&req);
         if (rc == NBO_SUCCESS)
             rc = nbo_wait(&req);

@@ -18,6 +18,15 @@ static const nbo_coll_desc_t *const families[NBO_COLL_COUNT] = {
     [NBO_COLL_NEIGHBOR_ALLTOALLV]   = &nbo_neighbor_alltoallv_desc,
     [NBO_COLL_NEIGHBOR_ALLGATHER]   = &nbo_neighbor_allgather_desc,
     [NBO_COLL_NEIGHBOR_ALLGATHERV]  = &nbo_neighbor_allgatherv_desc,
+    [NBO_COLL_BARRIER]              = &nbo_barrier_desc,
+    [NBO_COLL_REDUCE]               = &nbo_reduce_desc,
+    [NBO_COLL_GATHER]               = &nbo_gather_desc,
+    [NBO_COLL_GATHERV]              = &nbo_gatherv_desc,
+    [NBO_COLL_SCATTER]              = &nbo_scatter_desc,
+    [NBO_COLL_SCATTERV]             = &nbo_scatterv_desc,
+    [NBO_COLL_SCAN]                 = &nbo_scan_desc,
+    [NBO_COLL_EXSCAN]               = &nbo_exscan_desc,
+    [NBO_COLL_REDUCE_SCATTER]       = &nbo_reduce_scatter_desc,
 };
 
 const nbo_coll_desc_t *nbo_coll_desc(nbo_coll_t coll)

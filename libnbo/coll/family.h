@@ -54,9 +54,12 @@ const nbo_coll_desc_t *nbo_coll_desc(nbo_coll_t coll);
 extern const nbo_coll_desc_t nbo_alltoall_desc, nbo_alltoallv_desc;
 extern const nbo_coll_desc_t nbo_allgather_desc, nbo_allgatherv_desc;
 extern const nbo_coll_desc_t nbo_bcast_desc;
-extern const nbo_coll_desc_t nbo_allreduce_desc, nbo_reduce_scatter_block_desc;
+extern const nbo_coll_desc_t nbo_allreduce_desc, nbo_reduce_scatter_block_desc, nbo_reduce_desc;
+extern const nbo_coll_desc_t nbo_scan_desc, nbo_exscan_desc, nbo_reduce_scatter_desc;
 extern const nbo_coll_desc_t nbo_neighbor_alltoall_desc, nbo_neighbor_alltoallv_desc;
 extern const nbo_coll_desc_t nbo_neighbor_allgather_desc, nbo_neighbor_allgatherv_desc;
+extern const nbo_coll_desc_t nbo_barrier_desc;
+extern const nbo_coll_desc_t nbo_gather_desc, nbo_gatherv_desc, nbo_scatter_desc, nbo_scatterv_desc;
 
 /* Helpers the families share (families.c). */
 /* The send data is in the receive buffer. */

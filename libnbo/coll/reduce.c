@@ -1,6 +1,6 @@
 /*
- * reduce.c - the reductions family: allreduce and reduce-scatter-block,
- * their entry points and descriptors (family.h); the tables are
+ * reduce.c - the reductions family: allreduce, reduce-scatter(-block),
+ * reduce to a root, scan and exscan, their entry points and descriptors (family.h); the tables are
  * reduce_algs.c, the staging of a non-contiguous type reduce_stage.c.
  *
  * The task list addresses whole elements of extent bytes.  A contiguous
@@ -57,13 +57,40 @@ static int elem_map(nbo_block_map_t *m, int P, void *buf, int at, int n, int uni
     return rc;
 }
 
+/* P blocks of counts[i] elements end to end at buf (elem_type: elements
+ * as bytes, contiguous). */
+static int blocks_map(nbo_block_map_t *m, int P, void *buf, const int *counts,
+                      MPI_Datatype elem_type, MPI_Comm comm)
+{
+    int *displs = calloc((size_t)P, sizeof(int));
+    if (!displs)
+        return NBO_ERR_NOMEM;
+    for (int i = 1; i < P; i++)
+        displs[i] = displs[i - 1] + counts[i - 1];
+    int rc = nbo_block_map_init(m, P, buf, counts, -1, displs, elem_type, comm);
+    free(displs);
+    return rc;
+}
+
 static int validate(const nbo_coll_call_t *k, const struct nbo_comm *c)
 {
-    (void)c;
-    if (k->rcount < 0)
+    if (k->coll == NBO_COLL_REDUCE_SCATTER) {
+        if (!k->rcounts)
+            return NBO_ERR_ARG;
+        for (int i = 0; i < c->size; i++)
+            if (k->rcounts[i] < 0)
+                return NBO_ERR_COUNT;
+    } else if (k->rcount < 0) {
         return NBO_ERR_COUNT;
+    }
     if (k->op == MPI_OP_NULL)
         return NBO_ERR_OP;
+    if (k->coll == NBO_COLL_REDUCE) {
+        if (k->root < 0 || k->root >= c->size)
+            return NBO_ERR_ROOT;
+        if (k->sendbuf == MPI_IN_PLACE && c->rank != k->root) /* MPI: the root's only */
+            return NBO_ERR_BUFFER;
+    }
     return NBO_SUCCESS;
 }
 
@@ -74,8 +101,12 @@ static void reduce_free(nbo_reduce_t *red) { nbo_reduce_plain_ops.free(red); }
  * compiler's arrays by schedule.h's conventions. */
 static int describe(const nbo_coll_call_t *k, struct nbo_comm *c, nbo_coll_parts_t *p)
 {
-    const int P = c->size, allreduce = k->coll == NBO_COLL_ALLREDUCE;
-    const int ip = k->sendbuf == MPI_IN_PLACE;
+    /* Reduce is allreduce's layout with a result on the root only; scan
+     * and exscan are allreduce's layout. */
+    const int P = c->size, reduce = k->coll == NBO_COLL_REDUCE;
+    const int allreduce =
+        k->coll != NBO_COLL_REDUCE_SCATTER_BLOCK && k->coll != NBO_COLL_REDUCE_SCATTER;
+    const int ip = k->sendbuf == MPI_IN_PLACE, no_out = reduce && c->rank != k->root;
     nbo_block_map_t *smap = &p->smap, *rmap = &p->rmap;
     nbo_dtype_t dt;
     int rc = nbo_dtype_query(k->rtype, c->comm, &dt);
@@ -87,11 +118,23 @@ static int describe(const nbo_coll_call_t *k, struct nbo_comm *c, nbo_coll_parts
     if (MPI_Op_commutative(k->op, &commutative) != MPI_SUCCESS)
         return NBO_ERR_OP;
 
-    /* Elements in (all blocks) and out (the result), per rank. */
-    const int count = dt.size ? k->rcount : 0; /* a type of no data moves nothing */
-    const int64_t n_in = allreduce ? count : (int64_t)P * count;
-    const int64_t n_out = count;
-    if (dt.extent <= 0 && count > 0)
+    /* Elements in (all blocks) and out (the result), per rank; the
+     * reduce-scatters' P blocks of bcount[i]. */
+    int *bcount = allreduce ? NULL : calloc((size_t)P, sizeof(int));
+    if (!allreduce && !bcount)
+        return NBO_ERR_NOMEM;
+    int64_t n_blocks = 0;
+    for (int i = 0; bcount && i < P; i++) {
+        bcount[i] = !dt.size ? 0 : k->rcounts ? k->rcounts[i] : k->rcount;
+        n_blocks += bcount[i];
+    }
+    /* a type of no data moves nothing */
+    const int count = !dt.size ? 0 : bcount ? bcount[c->rank] : k->rcount;
+    const int64_t n_in = allreduce ? count : n_blocks;
+    const int64_t n_out = no_out ? 0 : count;
+    free(bcount); /* read again below, once the sizes are known to fit */
+    bcount = NULL;
+    if (dt.extent <= 0 && n_in > 0)
         return NBO_ERR_DATATYPE;
     const size_t elem = dt.extent > 0 ? (size_t)dt.extent : 1;
     if (elem > INT_MAX || (uint64_t)n_in > SIZE_MAX / 4 / elem || n_in > INT_MAX)
@@ -135,11 +178,12 @@ static int describe(const nbo_coll_call_t *k, struct nbo_comm *c, nbo_coll_parts
         }
         red->type = red->owned;
     }
-    void *in_buf = ip ? NULL : (void *)k->sendbuf, *out_buf = k->recvbuf;
+    /* A reduce's recvbuf is not significant off the root. */
+    void *in_buf = ip ? NULL : (void *)k->sendbuf, *out_buf = no_out ? NULL : k->recvbuf;
     if (staged) {
         red->shift = dt.true_lb;
         red->user_in = ip ? k->recvbuf : k->sendbuf;
-        red->user_out = k->recvbuf;
+        red->user_out = out_buf;
         red->n_in = (int)n_in;
         red->n_out = (int)n_out;
         red->packed_len = (size_t)n_in * dt.size;
@@ -166,16 +210,22 @@ static int describe(const nbo_coll_call_t *k, struct nbo_comm *c, nbo_coll_parts
         if (rc == NBO_SUCCESS && !ip)
             rc = elem_map(smap, P, in_buf, 0, (int)n_in, 0, et, c->comm);
     } else {
+        bcount = calloc((size_t)P, sizeof(int));
+        for (int i = 0; bcount && i < P; i++)
+            bcount[i] = !dt.size ? 0 : k->rcounts ? k->rcounts[i] : k->rcount;
         /* In place the receive buffer holds every block of the input. */
-        rc = elem_map(rmap, P, out_buf, c->rank, count, ip, et, c->comm);
+        rc = !bcount ? NBO_ERR_NOMEM
+             : ip    ? blocks_map(rmap, P, out_buf, bcount, et, c->comm)
+                     : elem_map(rmap, P, out_buf, c->rank, count, 0, et, c->comm);
         if (rc == NBO_SUCCESS && !ip)
-            rc = elem_map(smap, P, in_buf, 0, count, 1, et, c->comm);
+            rc = blocks_map(smap, P, in_buf, bcount, et, c->comm);
     }
     MPI_Type_free(&et); /* a contiguous map never uses its type again */
     if (rc != NBO_SUCCESS) {
         nbo_block_map_free(smap);
         nbo_block_map_free(rmap);
         reduce_free(red);
+        free(bcount);
         return rc;
     }
 
@@ -184,6 +234,7 @@ static int describe(const nbo_coll_call_t *k, struct nbo_comm *c, nbo_coll_parts
     p->stage_data = red;
     if ((rc = nbo_plan_lists(&p->plan, P, P)) != NBO_SUCCESS) {
         nbo_coll_parts_free(p);
+        free(bcount);
         return rc;
     }
     nbo_plan_all_ranks(&p->plan, P);
@@ -193,14 +244,18 @@ static int describe(const nbo_coll_call_t *k, struct nbo_comm *c, nbo_coll_parts
     if (allreduce) {
         sb[0] = rb[0] = (size_t)count * elem;
     } else {
+        size_t at = 0;
         for (int p = 0; p < P; p++) {
-            sb[p] = (size_t)count * elem;
-            sd[p] = (size_t)p * count * elem;
+            sb[p] = (size_t)bcount[p] * elem;
+            sd[p] = at;
+            at += sb[p];
         }
         rb[c->rank] = (size_t)count * elem;
     }
+    free(bcount);
     a->elem = elem;
     a->commutative = commutative;
+    a->root = reduce ? k->root : 0;
     a->send_contig = (ip ? rmap : smap)->dt.contig;
     a->recv_contig = rmap->dt.contig;
     p->sendbuf = ip ? NULL : in_buf;
@@ -213,7 +268,12 @@ static void signature(const nbo_coll_call_t *k, const struct nbo_comm *c,
                       const nbo_coll_parts_t *p, size_t *sb, size_t *rb)
 {
     const nbo_sched_args_t *a = &p->plan.args;
-    const size_t n = k->coll == NBO_COLL_ALLREDUCE ? a->rbytes[0] : a->rbytes[c->rank];
+    if (k->coll == NBO_COLL_REDUCE_SCATTER) { /* block i to rank i */
+        memcpy(sb, a->sbytes, (size_t)a->nsend * sizeof(*sb));
+        nbo_coll_sig_fill(rb, a->nrecv, a->rbytes[c->rank]);
+        return;
+    }
+    const size_t n = k->coll == NBO_COLL_REDUCE_SCATTER_BLOCK ? a->rbytes[c->rank] : a->rbytes[0];
     nbo_coll_sig_fill(sb, a->nsend, n);
     nbo_coll_sig_fill(rb, a->nrecv, n);
 }
@@ -230,6 +290,18 @@ const nbo_coll_desc_t nbo_reduce_scatter_block_desc = {
     .coll = NBO_COLL_REDUCE_SCATTER_BLOCK, .algs = nbo_reduce_scatter_block_algs,
     .family = &family};
 
+const nbo_coll_desc_t nbo_reduce_scatter_desc = {
+    .coll = NBO_COLL_REDUCE_SCATTER, .algs = nbo_reduce_scatter_algs, .family = &family};
+
+const nbo_coll_desc_t nbo_reduce_desc = {
+    .coll = NBO_COLL_REDUCE, .algs = nbo_reduce_algs, .family = &family};
+
+const nbo_coll_desc_t nbo_scan_desc = {
+    .coll = NBO_COLL_SCAN, .algs = nbo_scan_algs, .family = &family};
+
+const nbo_coll_desc_t nbo_exscan_desc = {
+    .coll = NBO_COLL_EXSCAN, .algs = nbo_scan_algs, .family = &family};
+
 /* ------------------------------------------------------------ entry points */
 
 static nbo_coll_call_t reduction(nbo_coll_t coll, const void *sendbuf, void *recvbuf, int count,
@@ -239,6 +311,74 @@ static nbo_coll_call_t reduction(nbo_coll_t coll, const void *sendbuf, void *rec
                          .scount = count, .stype = datatype, .recvbuf = recvbuf,
                          .rcount = count, .rtype = datatype, .op = op};
     return k;
+}
+
+int nbo_ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                int root, nbo_comm_t comm, nbo_request_t *req)
+{
+    nbo_coll_call_t k = reduction(NBO_COLL_REDUCE, sendbuf, recvbuf, count, datatype, op, 0);
+    k.root = root;
+    return nbo_coll_start(&k, comm, req);
+}
+
+int nbo_reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                    MPI_Op op, int root, nbo_comm_t comm, nbo_request_t *req)
+{
+    nbo_coll_call_t k = reduction(NBO_COLL_REDUCE, sendbuf, recvbuf, count, datatype, op, 1);
+    k.root = root;
+    return nbo_coll_start(&k, comm, req);
+}
+
+static nbo_coll_call_t reduce_scatter(const void *sendbuf, void *recvbuf, const int *recvcounts,
+                                      MPI_Datatype datatype, MPI_Op op, int persistent)
+{
+    nbo_coll_call_t k = reduction(NBO_COLL_REDUCE_SCATTER, sendbuf, recvbuf, -1, datatype, op,
+                                  persistent);
+    k.rcounts = recvcounts;
+    return k;
+}
+
+int nbo_ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                        MPI_Datatype datatype, MPI_Op op, nbo_comm_t comm, nbo_request_t *req)
+{
+    nbo_coll_call_t k = reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, 0);
+    return nbo_coll_start(&k, comm, req);
+}
+
+int nbo_reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                            MPI_Datatype datatype, MPI_Op op, nbo_comm_t comm,
+                            nbo_request_t *req)
+{
+    nbo_coll_call_t k = reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, 1);
+    return nbo_coll_start(&k, comm, req);
+}
+
+int nbo_iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+              nbo_comm_t comm, nbo_request_t *req)
+{
+    nbo_coll_call_t k = reduction(NBO_COLL_SCAN, sendbuf, recvbuf, count, datatype, op, 0);
+    return nbo_coll_start(&k, comm, req);
+}
+
+int nbo_scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                  MPI_Op op, nbo_comm_t comm, nbo_request_t *req)
+{
+    nbo_coll_call_t k = reduction(NBO_COLL_SCAN, sendbuf, recvbuf, count, datatype, op, 1);
+    return nbo_coll_start(&k, comm, req);
+}
+
+int nbo_iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                MPI_Op op, nbo_comm_t comm, nbo_request_t *req)
+{
+    nbo_coll_call_t k = reduction(NBO_COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, 0);
+    return nbo_coll_start(&k, comm, req);
+}
+
+int nbo_exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                    MPI_Op op, nbo_comm_t comm, nbo_request_t *req)
+{
+    nbo_coll_call_t k = reduction(NBO_COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, 1);
+    return nbo_coll_start(&k, comm, req);
 }
 
 int nbo_iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,

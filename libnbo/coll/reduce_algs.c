@@ -29,3 +29,21 @@ const nbo_sched_alg_t nbo_reduce_scatter_block_algs[] = {
     {.id = NBO_ALG_PAIRWISE, .compile = nbo_compile_reduce_scatter_pairwise, .min_ranks = 1},
     {.compile = NULL},
 };
+
+/* Reduce to a root: the binomial tree, order kept for any op. */
+const nbo_sched_alg_t nbo_reduce_algs[] = {
+    {.id = NBO_ALG_BINOMIAL, .compile = nbo_compile_reduce_binomial, .min_ranks = 1},
+    {.compile = NULL},
+};
+
+/* Scan and exscan: recursive doubling, rank order kept for any op. */
+const nbo_sched_alg_t nbo_scan_algs[] = {
+    {.id = NBO_ALG_RECURSIVE_DOUBLING, .compile = nbo_compile_scan_rd, .min_ranks = 1},
+    {.compile = NULL},
+};
+
+/* Reduce-scatter, blocks of any size: pairwise, combined in rank order. */
+const nbo_sched_alg_t nbo_reduce_scatter_algs[] = {
+    {.id = NBO_ALG_PAIRWISE, .compile = nbo_compile_reduce_scatter_pairwise, .min_ranks = 1},
+    {.compile = NULL},
+};

@@ -6,7 +6,10 @@
  * |got - ref| <= 2 P eps sum|x| and identical across two runs; a
  * user-defined non-commutative op (2x2 matrix product); MPI_DOUBLE_INT
  * MAXLOC (staged); several outstanding on two communicators; a persistent
- * request started 100 times; bad input with its own codes.
+ * request started 100 times; bad input with its own codes.  Then
+ * nbo_ireduce_scatter and nbo_reduce_scatter_init (blocks of any size)
+ * against MPI_Reduce_scatter: irregular counts with empty blocks, sums and
+ * the non-commutative product, in place and not.
  */
 #include <float.h>
 #include <math.h>
@@ -159,6 +162,57 @@ static void persistent(nbo_comm_t comm)
 
 #define BAD(want, call) MT_REFUSED(&req, (want), (call))
 
+/* Blocks of mt_count elements (some 0) of unsigned sums, or of the 2x2
+ * matrix product (non-commutative), against MPI_Reduce_scatter. */
+static void ints_v(nbo_comm_t comm, const char *alg, unsigned seed, int noncomm, int in_place,
+                   int persistent)
+{
+    MPI_Datatype type = MPI_UNSIGNED;
+    MPI_Op op = MPI_SUM;
+    const int per = noncomm ? 4 : 1;
+    if (noncomm) {
+        MPI_Type_contiguous(4, MPI_UNSIGNED, &type);
+        MPI_Type_commit(&type);
+        MPI_Op_create(mt_op_matmul2x2, 0, &op);
+    }
+    int *counts = malloc(sizeof(int) * (size_t)mt_size), total = 0;
+    for (int i = 0; i < mt_size; i++)
+        total += counts[i] = mt_count(i, 0, seed, noncomm ? 300 : 3000, 0);
+    const size_t n = (size_t)total * per, mine = (size_t)counts[mt_rank] * per;
+    unsigned *in = malloc(n * 4 + 4), *got = malloc(n * 4 + 4), *ref = calloc(mine + 1, 4);
+    for (size_t i = 0; i < n; i++)
+        in[i] = noncomm ? mt_byte(mt_rank, 2, i, seed) % 3 + (i % 4 == (unsigned)mt_rank % 4)
+                        : mt_byte(mt_rank, 2, i, seed);
+    memcpy(got, in, n * 4);
+    MPI_Reduce_scatter(in, ref, counts, type, op, MPI_COMM_WORLD);
+    nbo_request_t req;
+    const void *sb = in_place ? MPI_IN_PLACE : in;
+    if (persistent) {
+        MT_OK(nbo_reduce_scatter_init(sb, got, counts, type, op, comm, &req));
+        for (int it = 0; it < 3 && req != NBO_REQUEST_NULL; it++) {
+            if (in_place)
+                memcpy(got, in, n * 4);
+            MT_OK(nbo_start(&req));
+            mt_complete_alternating(&req);
+            mt_compare(got, ref, mine * 4, "persistent reduce_scatter");
+        }
+        if (req != NBO_REQUEST_NULL)
+            MT_OK(nbo_request_free(&req));
+    } else {
+        MT_OK(nbo_ireduce_scatter(sb, got, counts, type, op, comm, &req));
+        mt_complete_alternating(&req);
+    }
+    char what[128];
+    snprintf(what, sizeof(what), "reduce_scatter %s %d elements%s%s", alg, total,
+             noncomm ? " non-commutative" : "", in_place ? " in place" : "");
+    mt_compare(got, ref, mine * 4, what);
+    if (noncomm) {
+        MPI_Op_free(&op);
+        MPI_Type_free(&type);
+    }
+    free(counts); free(in); free(got); free(ref);
+}
+
 static void bad_input(nbo_comm_t comm)
 {
     nbo_request_t req;
@@ -169,6 +223,13 @@ static void bad_input(nbo_comm_t comm)
     BAD(NBO_ERR_DATATYPE, nbo_ireduce_scatter_block(a, b, 4, MPI_DATATYPE_NULL, MPI_SUM, comm, &req));
     BAD(NBO_ERR_OP, nbo_ireduce_scatter_block(a, b, 4, MPI_INT, MPI_OP_NULL, comm, &req));
     BAD(NBO_ERR_OP, nbo_reduce_scatter_block_init(a, b, 1, MPI_DOUBLE, MPI_BXOR, comm, &req));
+    BAD(NBO_ERR_ARG, nbo_ireduce_scatter(a, b, NULL, MPI_INT, MPI_SUM, comm, &req));
+    int *neg = calloc((size_t)mt_size, sizeof(int));
+    neg[mt_size - 1] = -1;
+    BAD(NBO_ERR_COUNT, nbo_reduce_scatter_init(a, b, neg, MPI_INT, MPI_SUM, comm, &req));
+    neg[mt_size - 1] = 1;
+    BAD(NBO_ERR_OP, nbo_ireduce_scatter(a, b, neg, MPI_INT, MPI_OP_NULL, comm, &req));
+    free(neg);
     free(a);
 }
 
@@ -194,6 +255,8 @@ int main(int argc, char **argv)
         noncommutative(comm, name, 1, 0);
         noncommutative(comm, name, 3000, 0);
         noncommutative(comm, name, 33, 1);
+        for (int k = 0; a == 0 && k < 4; k++) /* one algorithm: AUTO's */
+            ints_v(comm, name, (unsigned)k + 70, k / 2, k % 2, k == 1);
         if (a == 0) {
             outstanding(comm, second);
             persistent(comm);

@@ -34,12 +34,33 @@ static void elem_val(int s, size_t j, unsigned char *out)
     memcpy(out, v, 8);
 }
 
-/* Allgatherv block sizes: up to `bytes`, some zero. */
+/* The collectives whose in-place form is the root's alone. */
+static int root_in_place(nbo_coll_t coll)
+{
+    return coll == NBO_COLL_REDUCE || coll == NBO_COLL_GATHER || coll == NBO_COLL_GATHERV ||
+           coll == NBO_COLL_SCATTER || coll == NBO_COLL_SCATTERV;
+}
+
+/* Is rank r's call in place? */
+static int in_place_at(const coll_case_t *c, int r)
+{
+    return c->in_place && (!root_in_place(c->coll) || r == c->root);
+}
+
+static int is_v(nbo_coll_t coll)
+{
+    return coll == NBO_COLL_ALLGATHERV || coll == NBO_COLL_GATHERV || coll == NBO_COLL_SCATTERV ||
+           coll == NBO_COLL_REDUCE_SCATTER;
+}
+
+/* Allgatherv, gatherv, scatterv block sizes: up to `bytes`, some zero. */
 static size_t block_size(const coll_case_t *c, int i)
 {
-    if (c->coll == NBO_COLL_ALLGATHER)
+    if (!is_v(c->coll))
         return c->bytes;
     unsigned h = hash((unsigned)(i * 31 + c->P * 7 + (int)c->bytes));
+    if (c->coll == NBO_COLL_REDUCE_SCATTER) /* whole 8-byte elements */
+        return h % 4 == 0 ? 0 : 8 * (h % (c->bytes / 8 + 1));
     return h % 4 == 0 ? 0 : h % (c->bytes + 1);
 }
 
@@ -99,19 +120,64 @@ static void build_rank(coll_case_t *c, int r)
         c->rspan[r] = n + 1;
         break;
     case NBO_COLL_ALLREDUCE:
+    case NBO_COLL_SCAN:
+    case NBO_COLL_EXSCAN:
         c->rb[r][0] = c->sb[r][0] = n;
         c->rspan[r] = n + 1;
         c->sspan[r] = c->in_place ? 0 : n + 1;
         break;
-    default: /* NBO_COLL_REDUCE_SCATTER_BLOCK */
-        for (int i = 0; i < P; i++) {
-            c->sb[r][i] = n;
-            c->sd[r][i] = (size_t)i * n;
-        }
-        c->rb[r][r] = n;
-        c->sspan[r] = c->in_place ? 0 : (size_t)P * n + 1;
-        c->rspan[r] = (c->in_place ? (size_t)P * n : n) + 1;
+    case NBO_COLL_BARRIER:
         break;
+    case NBO_COLL_REDUCE: /* the result on the root only */
+        c->rb[r][0] = c->sb[r][0] = n;
+        c->rspan[r] = r == c->root ? n + 1 : 0;
+        c->sspan[r] = in_place_at(c, r) ? 0 : n + 1;
+        break;
+    case NBO_COLL_GATHER:
+    case NBO_COLL_GATHERV:
+        if (r == c->root) {
+            for (int i = 0; i < P; i++)
+                c->rb[r][i] = block_size(c, i);
+            c->rspan[r] = c->coll == NBO_COLL_GATHERV ? layout_blocks(P, r, c->rb[r], c->rd[r])
+                                                      : end_to_end(P, r, c->rb[r], c->rd[r]);
+        }
+        c->sb[r][r] = block_size(c, r);
+        c->sd[r][r] = (size_t)(r % 2);
+        if (in_place_at(c, r))
+            c->sd[r][r] = 0;
+        c->sspan[r] = in_place_at(c, r) ? 0 : c->sd[r][r] + c->sb[r][r] + 1;
+        break;
+    case NBO_COLL_SCATTER:
+    case NBO_COLL_SCATTERV:
+        if (in_place_at(c, r)) { /* the root's blocks in RECV */
+            for (int i = 0; i < P; i++)
+                c->rb[r][i] = block_size(c, i);
+            c->rspan[r] = c->coll == NBO_COLL_SCATTERV ? layout_blocks(P, r, c->rb[r], c->rd[r])
+                                                       : end_to_end(P, r, c->rb[r], c->rd[r]);
+            break;
+        }
+        if (r == c->root) {
+            for (int i = 0; i < P; i++)
+                c->sb[r][i] = block_size(c, i);
+            c->sspan[r] = c->coll == NBO_COLL_SCATTERV ? layout_blocks(P, r, c->sb[r], c->sd[r])
+                                                       : end_to_end(P, r, c->sb[r], c->sd[r]);
+        }
+        c->rb[r][r] = block_size(c, r);
+        c->rd[r][r] = (size_t)(r % 2);
+        c->rspan[r] = c->rd[r][r] + c->rb[r][r] + 1;
+        break;
+    default: { /* NBO_COLL_REDUCE_SCATTER(_BLOCK): P blocks end to end */
+        size_t at = 0;
+        for (int i = 0; i < P; i++) {
+            c->sb[r][i] = block_size(c, i);
+            c->sd[r][i] = at;
+            at += c->sb[r][i];
+        }
+        c->rb[r][r] = c->sb[r][r];
+        c->sspan[r] = c->in_place ? 0 : at + 1;
+        c->rspan[r] = (c->in_place ? at : c->rb[r][r]) + 1;
+        break;
+    }
     }
 }
 
@@ -161,6 +227,15 @@ static const nbo_sched_alg_t *coll_algs(nbo_coll_t coll)
     case NBO_COLL_BCAST:      return nbo_bcast_algs;
     case NBO_COLL_ALLREDUCE:  return nbo_allreduce_algs;
     case NBO_COLL_REDUCE_SCATTER_BLOCK: return nbo_reduce_scatter_block_algs;
+    case NBO_COLL_BARRIER:    return nbo_barrier_algs;
+    case NBO_COLL_REDUCE:     return nbo_reduce_algs;
+    case NBO_COLL_SCAN:
+    case NBO_COLL_EXSCAN:     return nbo_scan_algs;
+    case NBO_COLL_REDUCE_SCATTER: return nbo_reduce_scatter_algs;
+    case NBO_COLL_GATHER:
+    case NBO_COLL_GATHERV:    return nbo_gather_algs;
+    case NBO_COLL_SCATTER:
+    case NBO_COLL_SCATTERV:   return nbo_scatter_algs;
     default:                  return nbo_alltoall_algs;
     }
 }
@@ -170,8 +245,8 @@ nbo_sched_args_t coll_case_args(const coll_case_t *c, int r)
     nbo_sched_args_t a = {
         .size = c->P, .rank = r,
         .sbytes = c->sb[r], .sdispl = c->sd[r], .rbytes = c->rb[r], .rdispl = c->rd[r],
-        .send_contig = c->send_contig, .recv_contig = c->recv_contig, .in_place = c->in_place,
-        .uniform = c->coll != NBO_COLL_ALLGATHERV,
+        .send_contig = c->send_contig, .recv_contig = c->recv_contig,
+        .in_place = in_place_at(c, r), .uniform = !is_v(c->coll),
         .coll = c->coll, .algs = coll_algs(c->coll), .root = c->root, .elem = 8, .commutative = c->commutative,
         .algorithm = c->algorithm, .window = c->window, .bruck_max = 256,
         .small_max = c->small_max,
@@ -184,7 +259,9 @@ const char *coll_case_name(const coll_case_t *c, int r, char *buf, size_t len)
     static const char *names[] = {"alltoallv", "alltoall", "allgather", "allgatherv", "bcast",
                                   "allreduce", "reduce_scatter_block", "neighbor_alltoall",
                                   "neighbor_alltoallv", "neighbor_allgather",
-                                  "neighbor_allgatherv"};
+                                  "neighbor_allgatherv", "barrier", "reduce", "gather",
+                                  "gatherv", "scatter", "scatterv", "scan", "exscan",
+                                  "reduce_scatter"};
     snprintf(buf, len, "%s P=%d r=%d alg=%s W=%d bytes=%zu root=%d commutative=%d "
              "send_contig=%d recv_contig=%d in_place=%d small_max=%zu",
              (unsigned)c->coll < NBO_COLL_COUNT ? names[c->coll] : "?", c->P, r,
@@ -214,11 +291,34 @@ static const char *fill(const coll_case_t *c, sim_rank_t *rk)
             if (x->len[b] && !(x->buf[b] = malloc(x->len[b])))
                 return "out of memory";
         unsigned char *sb = x->buf[NBO_BUF_SEND], *rb = x->buf[NBO_BUF_RECV];
-        unsigned char *in = c->in_place ? rb : sb;
+        unsigned char *in = in_place_at(c, r) ? rb : sb;
         if (sb)
             memset(sb, GAP, x->len[NBO_BUF_SEND]);
-        memset(rb, GAP, x->len[NBO_BUF_RECV]);
+        if (rb)
+            memset(rb, GAP, x->len[NBO_BUF_RECV]);
         switch (c->coll) {
+        case NBO_COLL_BARRIER:
+            break;
+        case NBO_COLL_REDUCE:
+            if (rb)
+                memset(rb, JUNK, c->bytes);
+            reduce_input(r, in, c->bytes);
+            break;
+        case NBO_COLL_GATHER:
+        case NBO_COLL_GATHERV:
+            for (int i = 0; rb && i < c->P; i++)
+                memset(rb + c->rd[r][i], JUNK, c->rb[r][i]);
+            for (size_t i = 0; i < c->sb[r][r]; i++)
+                in[(in_place_at(c, r) ? c->rd[r][r] : c->sd[r][r]) + i] = pat(r, i);
+            break;
+        case NBO_COLL_SCATTER:
+        case NBO_COLL_SCATTERV:
+            if (!in_place_at(c, r))
+                memset(rb + c->rd[r][r], JUNK, c->rb[r][r]);
+            for (int i = 0; r == c->root && i < c->P; i++)
+                for (size_t k = 0; k < block_size(c, i); k++)
+                    in[(in_place_at(c, r) ? c->rd[r][i] : c->sd[r][i]) + k] = pat(i, k);
+            break;
         case NBO_COLL_ALLGATHER:
         case NBO_COLL_ALLGATHERV:
             for (int i = 0; i < c->P; i++)
@@ -231,21 +331,24 @@ static const char *fill(const coll_case_t *c, sim_rank_t *rk)
                 rb[i] = r == c->root ? pat(r, i) : JUNK;
             break;
         case NBO_COLL_ALLREDUCE:
+        case NBO_COLL_SCAN:
+        case NBO_COLL_EXSCAN:
             memset(rb, JUNK, c->bytes);
             reduce_input(r, in, c->bytes);
             break;
         default:
             memset(rb, JUNK, c->rspan[r] - 1);
-            reduce_input(r, in, (size_t)c->P * c->bytes);
+            reduce_input(r, in, c->sd[r][c->P - 1] + c->sb[r][c->P - 1]);
             break;
         }
     }
     return NULL;
 }
 
-/* x0 op x1 op ... op x(P-1) over n bytes starting at byte `from` of each
- * rank's input vector. */
-static const char *reference(const coll_case_t *c, size_t from, size_t n, unsigned char *acc)
+/* x0 op x1 op ... op x(ranks-1) over n bytes starting at byte `from` of
+ * each rank's input vector. */
+static const char *reference_of(const coll_case_t *c, int ranks, size_t from, size_t n,
+                                unsigned char *acc)
 {
     size_t total = from + n;
     unsigned char *x = malloc(total + 8), *t = malloc(n + 8);
@@ -253,7 +356,7 @@ static const char *reference(const coll_case_t *c, size_t from, size_t n, unsign
         free(x); free(t);
         return "out of memory";
     }
-    for (int s = 0; s < c->P; s++) {
+    for (int s = 0; s < ranks; s++) {
         reduce_input(s, x, total);
         if (s == 0)
             memcpy(acc, x + from, n);
@@ -267,11 +370,44 @@ static const char *reference(const coll_case_t *c, size_t from, size_t n, unsign
     return NULL;
 }
 
+/* Over every rank. */
+static const char *reference(const coll_case_t *c, size_t from, size_t n, unsigned char *acc)
+{
+    return reference_of(c, c->P, from, n, acc);
+}
+
 /* The expected receive buffer of rank r. */
 static const char *expected(const coll_case_t *c, int r, unsigned char *want)
 {
     memset(want, GAP, c->rspan[r]);
     switch (c->coll) {
+    case NBO_COLL_BARRIER:
+        return NULL;
+    case NBO_COLL_REDUCE:
+        return r == c->root ? reference(c, 0, c->bytes, want) : NULL;
+    case NBO_COLL_SCAN:
+        return reference_of(c, r + 1, 0, c->bytes, want);
+    case NBO_COLL_EXSCAN: /* rank 0's buffer stays as it was */
+        if (r > 0)
+            return reference_of(c, r, 0, c->bytes, want);
+        if (c->in_place)
+            reduce_input(0, want, c->bytes);
+        else
+            memset(want, JUNK, c->bytes);
+        return NULL;
+    case NBO_COLL_GATHER:
+    case NBO_COLL_GATHERV:
+        for (int i = 0; r == c->root && i < c->P; i++)
+            for (size_t k = 0; k < c->rb[r][i]; k++)
+                want[c->rd[r][i] + k] = pat(i, k);
+        return NULL;
+    case NBO_COLL_SCATTER:
+    case NBO_COLL_SCATTERV: /* in place the root's input stays as it is */
+        for (int i = 0; i < c->P; i++)
+            if (i == r || in_place_at(c, r))
+                for (size_t k = 0; k < c->rb[r][i]; k++)
+                    want[c->rd[r][i] + k] = pat(i, k);
+        return NULL;
     case NBO_COLL_ALLGATHER:
     case NBO_COLL_ALLGATHERV:
         for (int i = 0; i < c->P; i++)
@@ -287,7 +423,7 @@ static const char *expected(const coll_case_t *c, int r, unsigned char *want)
     default:
         if (c->in_place) /* the rest of the input may be overwritten */
             return NULL;
-        return reference(c, (size_t)r * c->bytes, c->bytes, want);
+        return reference(c, c->sd[r][r], c->sb[r][r], want);
     }
 }
 
@@ -302,16 +438,17 @@ static const char *compare(const coll_case_t *c, const sim_rank_t *rk)
     char name[240];
     for (int r = 0; r < c->P; r++) {
         size_t span = c->rspan[r];
-        unsigned char *want = malloc(span), *got = rk[r].buf[NBO_BUF_RECV];
+        unsigned char *want = malloc(span + 1), *got = rk[r].buf[NBO_BUF_RECV];
         if (!want)
             return "out of memory";
         const char *err = expected(c, r, want);
         size_t lo = 0, hi = span;
-        if (!err && c->coll == NBO_COLL_REDUCE_SCATTER_BLOCK && c->in_place) {
+        if (!err && (c->coll == NBO_COLL_REDUCE_SCATTER_BLOCK ||
+                     c->coll == NBO_COLL_REDUCE_SCATTER) && c->in_place) {
             /* only the result block at 0 and the trailing byte are defined */
-            err = reference(c, (size_t)r * c->bytes, c->bytes, want);
+            err = reference(c, c->sd[r][r], c->sb[r][r], want);
             want[span - 1] = GAP;
-            hi = c->bytes;
+            hi = c->sb[r][r];
             if (!err && got[span - 1] != GAP)
                 err = "the trailing byte was written";
         }
@@ -332,6 +469,13 @@ static const char *compare(const coll_case_t *c, const sim_rank_t *rk)
             if (c->coll == NBO_COLL_ALLGATHER || c->coll == NBO_COLL_ALLGATHERV)
                 for (size_t i = 0; i < c->rb[r][r]; i++)
                     in[i] = pat(r, i);
+            else if (c->coll == NBO_COLL_GATHER || c->coll == NBO_COLL_GATHERV)
+                for (size_t i = 0; i < c->sb[r][r]; i++)
+                    in[c->sd[r][r] + i] = pat(r, i);
+            else if (c->coll == NBO_COLL_SCATTER || c->coll == NBO_COLL_SCATTERV)
+                for (int i = 0; i < c->P; i++)
+                    for (size_t k = 0; k < c->sb[r][i]; k++)
+                        in[c->sd[r][i] + k] = pat(i, k);
             else
                 reduce_input(r, in, c->sspan[r] - 1);
             int same = !memcmp(in, rk[r].buf[NBO_BUF_SEND], c->sspan[r]);

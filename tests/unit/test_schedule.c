@@ -161,6 +161,21 @@ static nbo_algorithm_t auto_alg(const coll_case_t *c)
         if (!c->commutative)
             return NBO_ALG_ORDERED;
         return pow2(P) ? NBO_ALG_RABENSEIFNER : NBO_ALG_RING;
+    case NBO_COLL_BARRIER:
+        return NBO_ALG_DISSEMINATION;
+    case NBO_COLL_REDUCE:
+        return NBO_ALG_BINOMIAL;
+    case NBO_COLL_SCAN:
+    case NBO_COLL_EXSCAN:
+        return NBO_ALG_RECURSIVE_DOUBLING;
+    case NBO_COLL_REDUCE_SCATTER:
+        return NBO_ALG_PAIRWISE;
+    case NBO_COLL_GATHER:
+    case NBO_COLL_SCATTER: /* per block */
+        return c->bytes <= c->small_max ? NBO_ALG_BINOMIAL : NBO_ALG_LINEAR;
+    case NBO_COLL_GATHERV:
+    case NBO_COLL_SCATTERV:
+        return NBO_ALG_LINEAR;
     default:
         return pow2(P) && c->commutative ? NBO_ALG_RECURSIVE_HALVING : NBO_ALG_PAIRWISE;
     }
@@ -184,6 +199,27 @@ static nbo_algorithm_t expected_alg(const coll_case_t *c)
     case NBO_COLL_ALLREDUCE:
         ok = q == NBO_ALG_RECURSIVE_DOUBLING || q == NBO_ALG_ORDERED ||
              ((q == NBO_ALG_RABENSEIFNER || q == NBO_ALG_RING) && c->commutative);
+        break;
+    case NBO_COLL_BARRIER:
+        ok = q == NBO_ALG_DISSEMINATION;
+        break;
+    case NBO_COLL_REDUCE:
+        ok = q == NBO_ALG_BINOMIAL;
+        break;
+    case NBO_COLL_SCAN:
+    case NBO_COLL_EXSCAN:
+        ok = q == NBO_ALG_RECURSIVE_DOUBLING;
+        break;
+    case NBO_COLL_REDUCE_SCATTER:
+        ok = q == NBO_ALG_PAIRWISE;
+        break;
+    case NBO_COLL_GATHER:
+    case NBO_COLL_SCATTER:
+        ok = q == NBO_ALG_BINOMIAL || q == NBO_ALG_LINEAR;
+        break;
+    case NBO_COLL_GATHERV:
+    case NBO_COLL_SCATTERV:
+        ok = q == NBO_ALG_LINEAR;
         break;
     default:
         ok = q == NBO_ALG_PAIRWISE ||
@@ -231,8 +267,14 @@ typedef struct coll_sweep {
     int                    reduction;
 } coll_sweep_t;
 
+static int rooted(nbo_coll_t coll)
+{
+    return coll == NBO_COLL_BCAST || coll == NBO_COLL_REDUCE || coll == NBO_COLL_GATHER ||
+           coll == NBO_COLL_GATHERV || coll == NBO_COLL_SCATTER || coll == NBO_COLL_SCATTERV;
+}
+
 /* P = 1..17, every algorithm asked for, windows, sizes, layouts, both
- * kinds of op for reductions, three roots for bcast. */
+ * kinds of op for reductions, three roots for the rooted collectives. */
 static int sweep(const coll_sweep_t *w)
 {
     int n = 0;
@@ -242,7 +284,7 @@ static int sweep(const coll_sweep_t *w)
                 for (const size_t *sz = w->sizes; *sz != SIZE_MAX; sz++)
                     for (int f = 0; f < w->layouts; f++)
                         for (int k = 0; k < (w->reduction ? 2 : 1); k++)
-                            for (int ro = 0; ro < (w->coll == NBO_COLL_BCAST ? 3 : 1); ro++) {
+                            for (int ro = 0; ro < (rooted(w->coll) ? 3 : 1); ro++) {
                                 int contig = w->layouts == 2;
                                 coll_case_t c = {
                                     .coll = w->coll, .P = P, .bytes = *sz,
@@ -349,6 +391,105 @@ static void reduce_scatter_block_all(void **state)
     static const size_t sizes[] = {0, 8, 24, SIZE_MAX};
     coll_sweep_t w = {NBO_COLL_REDUCE_SCATTER_BLOCK, algs, sizes, 2, 1};
     print_message("%d cases\n", sweep(&w));
+}
+
+/* Every rank's list, then all ranks together: after the last round each
+ * rank has heard, directly or through others, from every rank; a round
+ * is what lies between two WAITs, and a message carries what its sender
+ * knew when its round began. */
+static void barrier_all(void **state)
+{
+    (void)state;
+    static const nbo_algorithm_t algs[] = {NBO_ALG_AUTO, NBO_ALG_DISSEMINATION,
+                                           NBO_ALG_BINOMIAL, END_ALGS};
+    static const size_t sizes[] = {0, SIZE_MAX};
+    coll_sweep_t w = {NBO_COLL_BARRIER, algs, sizes, 1, 0};
+    int n = sweep(&w);
+    for (int P = 1; P <= 17; P++) {
+        nbo_sched_t s[17];
+        uint32_t known[17], next[17];
+        int at[17], rounds = -1;
+        for (int r = 0; r < P; r++) {
+            size_t zero[17] = {0};
+            nbo_sched_args_t a = {.size = P, .rank = r, .sbytes = zero, .sdispl = zero,
+                                  .rbytes = zero, .rdispl = zero, .coll = NBO_COLL_BARRIER,
+                                  .algs = nbo_barrier_algs, .window = 1, .elem = 1,
+                                  .commutative = 1};
+            assert_int_equal(nbo_sched_compile(&a, &s[r]), NBO_SUCCESS);
+            known[r] = 1u << r;
+            at[r] = 0;
+            if (rounds < 0)
+                rounds = s[r].nwaits;
+            assert_int_equal(s[r].nwaits, rounds); /* every rank the same rounds */
+        }
+        for (int k = 0; k < rounds; k++) {
+            memcpy(next, known, sizeof(next));
+            for (int r = 0; r < P; r++)
+                for (; s[r].tasks[at[r]].kind != NBO_TASK_WAIT; at[r]++)
+                    if (s[r].tasks[at[r]].kind == NBO_TASK_SEND)
+                        next[s[r].tasks[at[r]].peer] |= known[r];
+            for (int r = 0; r < P; r++)
+                at[r]++;
+            memcpy(known, next, sizeof(known));
+        }
+        for (int r = 0; r < P; r++) {
+            if (known[r] != (P == 32 ? ~0u : (1u << P) - 1))
+                fail_msg("barrier P=%d: rank %d has heard from 0x%x only", P, r, known[r]);
+            nbo_sched_destroy(&s[r]);
+        }
+    }
+    print_message("%d cases\n", n);
+}
+
+/* Sizes in whole 8-byte elements; both kinds of op, three roots. */
+static void reduce_all(void **state)
+{
+    (void)state;
+    static const nbo_algorithm_t algs[] = {NBO_ALG_AUTO, NBO_ALG_BINOMIAL, NBO_ALG_RING,
+                                           END_ALGS};
+    static const size_t sizes[] = {0, 8, 40, SIZE_MAX};
+    coll_sweep_t w = {NBO_COLL_REDUCE, algs, sizes, 2, 1};
+    print_message("%d cases\n", sweep(&w));
+}
+
+/* Reduce-scatter with blocks of up to 0, 3 and 9 elements, some empty. */
+static void reduce_scatter_all(void **state)
+{
+    (void)state;
+    static const nbo_algorithm_t algs[] = {NBO_ALG_AUTO, NBO_ALG_PAIRWISE,
+                                           NBO_ALG_RECURSIVE_HALVING, END_ALGS};
+    static const size_t sizes[] = {0, 24, 72, SIZE_MAX};
+    coll_sweep_t w = {NBO_COLL_REDUCE_SCATTER, algs, sizes, 2, 1};
+    print_message("%d cases\n", sweep(&w));
+}
+
+/* Scan and exscan: both kinds of op, in place or not. */
+static void scan_all(void **state)
+{
+    (void)state;
+    static const nbo_algorithm_t algs[] = {NBO_ALG_AUTO, NBO_ALG_RECURSIVE_DOUBLING,
+                                           NBO_ALG_BINOMIAL, END_ALGS};
+    static const size_t sizes[] = {0, 8, 40, SIZE_MAX};
+    coll_sweep_t w = {NBO_COLL_SCAN, algs, sizes, 2, 1};
+    print_message("%d cases\n", sweep(&w));
+    w.coll = NBO_COLL_EXSCAN;
+    print_message("%d cases\n", sweep(&w));
+}
+
+/* Blocks of 0 and 5 bytes (binomial under AUTO, small_max 64) and 100
+ * (linear); every layout, three roots. */
+static void gather_scatter_all(void **state)
+{
+    (void)state;
+    static const nbo_algorithm_t algs[] = {NBO_ALG_AUTO, NBO_ALG_BINOMIAL, NBO_ALG_LINEAR,
+                                           END_ALGS};
+    static const size_t sizes[] = {0, 5, 100, SIZE_MAX};
+    static const nbo_coll_t colls[] = {NBO_COLL_GATHER, NBO_COLL_GATHERV, NBO_COLL_SCATTER,
+                                       NBO_COLL_SCATTERV};
+    for (size_t i = 0; i < sizeof(colls) / sizeof(colls[0]); i++) {
+        coll_sweep_t w = {colls[i], algs, sizes, 8, 0};
+        print_message("%d cases\n", sweep(&w));
+    }
 }
 
 /* Malformed reductions (no element size, a vector of part elements) and
@@ -557,6 +698,11 @@ int main(void)
         cmocka_unit_test(bcast_all),
         cmocka_unit_test(allreduce_all),
         cmocka_unit_test(reduce_scatter_block_all),
+        cmocka_unit_test(barrier_all),
+        cmocka_unit_test(reduce_all),
+        cmocka_unit_test(scan_all),
+        cmocka_unit_test(reduce_scatter_all),
+        cmocka_unit_test(gather_scatter_all),
         cmocka_unit_test(coll_bad_args),
         cmocka_unit_test(neighbourhood_ring),
         cmocka_unit_test(neighbourhood_self),
