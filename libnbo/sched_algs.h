@@ -27,6 +27,7 @@ typedef struct nbo_sched_alg {
     int                  no_codec;     /* not with compressed blocks (codec/) */
     int                  peer_lists;   /* compiles any peer lists, not only
                                           every rank in order (schedule.h) */
+    int                  no_window;    /* its list is the same whatever the window */
     /* AUTO takes a fitting entry when this says so; NULL: always. */
     int                (*auto_wants)(const nbo_sched_args_t *a);
 } nbo_sched_alg_t;

@@ -95,6 +95,14 @@ int nbo_sched_candidates(const nbo_sched_args_t *a, nbo_algorithm_t *out, int ma
     return n;
 }
 
+int nbo_sched_windowed(const nbo_sched_args_t *a, nbo_algorithm_t id)
+{
+    for (const nbo_sched_alg_t *e = a->algs; e && e->compile; e++)
+        if (e->id == id)
+            return !e->no_window;
+    return 1;
+}
+
 int nbo_sched_compile(const nbo_sched_args_t *a, nbo_sched_t *out)
 {
     if (!a || !out || a->size < 1 || a->rank < 0 || a->rank >= a->size || a->window < 1 ||

@@ -241,6 +241,10 @@ nbo_algorithm_t nbo_sched_choose(const nbo_sched_args_t *args);
  * choice first, at most max of them: how many were written. */
 int nbo_sched_candidates(const nbo_sched_args_t *args, nbo_algorithm_t *out, int max);
 
+/* 0 when the algorithm's list does not depend on the window (a tuner
+ * need not try its windows). */
+int nbo_sched_windowed(const nbo_sched_args_t *args, nbo_algorithm_t id);
+
 /* 1 when the peer lists are every rank 0..P-1 in order, both ways. */
 int nbo_sched_all_ranks(const nbo_sched_args_t *args);
 

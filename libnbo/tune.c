@@ -1,16 +1,19 @@
 /*
  * tune.c - the online tuner of persistent requests (NBO_TUNE,
- * docs/tuning.md): the first starts try each candidate (algorithm,
- * window) in turn, REPS starts each; at the start after the trial the
- * ranks agree on the slowest rank's best time of each candidate, and every
- * rank keeps the candidate fastest by it.
+ * docs/tuning.md).  The trial, in the first starts:
+ *   1. each candidate (algorithm, window) runs REPS starts in turn;
+ *   2. the ranks agree on each one's time on its slowest rank, and the two
+ *      fastest run again, alternating, FINAL_REPS starts each;
+ *   3. the ranks agree on those two again, and every rank keeps the faster.
+ * One noisy start can put a candidate in the final, but not win it.
  *
  * Every rank must run the same list at the same start, so the candidates
  * and the start at which each runs are a function of what the ranks share
  * (the call's arguments and the configuration, select.c's rule), and the
  * only thing measured, the times, is agreed before anything depends on
- * it.  The trial needs no message of its own; the one agreement (a few
- * integers, nbo_agree_min) is at the start that ends the trial.
+ * it.  The trial needs no message of its own; each agreement (a few
+ * integers) is begun at one start and read at the next, so no start waits
+ * for it.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -22,6 +25,8 @@
 enum {
     TUNE_MAX = 10, /* candidates: 2 algorithms x 5 windows, in one agreement */
     TUNE_REPS = 2,            /* starts per candidate: the first may pay for warm-up */
+    TUNE_TRIAL = 20,          /* the trial's starts, at most */
+    TUNE_FINAL_MAX = 4,       /* starts per finalist, at most */
     TUNE_CHECK = 32,          /* kept: starts per drift check */
 };
 
@@ -34,6 +39,9 @@ struct nbo_tune {
     int          cur;        /* the candidate of the plan */
     double       t0;         /* this start's time (nbo_now) */
     double       best[TUNE_MAX]; /* seconds, this rank's fastest run of each */
+    int          final_reps; /* starts per finalist (0: no final, one agreement) */
+    int          fin[2];     /* the finalists, once the first agreement is read */
+    struct nbo_agreement *vote; /* the trial's agreement in flight */
     int          done;       /* the trial is over: the plan is the choice */
     /* Kept: each TUNE_CHECK starts, the slowest rank's fastest run of them
      * is agreed without waiting (begun at one check, ended at the next); a
@@ -84,7 +92,7 @@ static void candidates(struct nbo_tune *t, const struct nbo_request *r)
         nalg = nbo_sched_candidates(a, algs, TUNE_MAX);
     static const int wins[] = {1, 2, 4, 8};
     for (int k = 0; k < nalg; k++) {
-        if (!tunes_window(mode)) {
+        if (!tunes_window(mode) || !nbo_sched_windowed(a, algs[k])) {
             add(t, algs[k], a->window, 0);
             continue;
         }
@@ -104,8 +112,11 @@ static void say(const struct nbo_request *r, const struct nbo_tune *t, const int
 {
     if (!r->comm->cfg.log || r->comm->rank != 0)
         return;
-    fprintf(stderr, "libnbo: NBO_TUNE: P=%d, %d candidates of %d starts each (us, slowest rank):",
-            r->comm->size, t->ncand, TUNE_REPS);
+    fprintf(stderr, "libnbo: NBO_TUNE: P=%d, %d candidates of %d starts each", r->comm->size,
+            t->ncand, TUNE_REPS);
+    if (t->final_reps)
+        fprintf(stderr, ", the two fastest %d more", t->final_reps);
+    fprintf(stderr, " (us, slowest rank):");
     for (int i = 0; i < t->ncand; i++)
         fprintf(stderr, " %s/W=%d %d%s", nbo_algorithm_name(t->cand[i].algorithm),
                 t->cand[i].window, us[i], i == pick ? "*" : "");
@@ -113,22 +124,31 @@ static void say(const struct nbo_request *r, const struct nbo_tune *t, const int
             t->cand[pick].window);
 }
 
-/* The trial is over: agree, keep the fastest, rebuild where it is not the
- * plan. */
-static int settle(struct nbo_request *r, struct nbo_tune *t)
+/* The agreement's values: each time negated (the max over ranks is minus
+ * the min of minus), in microseconds. */
+static void encode(const struct nbo_tune *t, int *us)
 {
-    int us[TUNE_MAX];
-    for (int i = 0; i < t->ncand; i++) /* the max over ranks is minus the min of minus */
+    for (int i = 0; i < t->ncand; i++)
         us[i] = t->best[i] < INT_MAX * 1e-6 ? -(int)(t->best[i] * 1e6) : INT_MIN + 1;
-    int rc = nbo_agree_min(r->comm, us, t->ncand);
-    if (rc != NBO_SUCCESS)
-        return rc;
-    int pick = 0;
-    for (int i = 0; i < t->ncand; i++) {
-        us[i] = -us[i];
-        if (us[i] < us[pick])
-            pick = i;
-    }
+}
+
+/* The candidates by agreed time, the fastest first (ties: the earlier). */
+static void rank_by_time(const int *us, int n, int *first, int *second)
+{
+    *first = 0, *second = n > 1 ? 1 : 0;
+    for (int i = 0; i < n; i++)
+        if (us[i] < us[*first])
+            *first = i;
+    if (*second == *first)
+        *second = 0;
+    for (int i = 0; i < n; i++)
+        if (i != *first && (us[i] < us[*second] || *second == *first))
+            *second = i;
+}
+
+/* Keep pick: the trial is over. */
+static int keep(struct nbo_request *r, struct nbo_tune *t, const int *us, int pick)
+{
     t->done = 1;
     t->kept_us = us[pick];
     say(r, t, us, pick);
@@ -136,6 +156,55 @@ static int settle(struct nbo_request *r, struct nbo_tune *t)
         return NBO_SUCCESS;
     t->cur = pick;
     return nbo_plan_rebuild(r, &t->cand[pick]);
+}
+
+/* Read the agreement begun at the previous start: the slowest rank's
+ * time of each candidate, in us. */
+static int read_vote(struct nbo_request *r, struct nbo_tune *t, int *us)
+{
+    struct nbo_agreement *a = t->vote;
+    t->vote = NULL;
+    int rc = nbo_agree_end(r->comm, a, us);
+    for (int i = 0; i < t->ncand; i++)
+        us[i] = -us[i];
+    return rc;
+}
+
+/* The start at index s of the trial (every rank the same s): begin or
+ * read an agreement, and say which candidate this start runs. */
+static int trial_step(struct nbo_request *r, struct nbo_tune *t, int s, int *run)
+{
+    const int first = t->ncand * TUNE_REPS;                /* step 1's starts */
+    const int final_end = first + 1 + 2 * t->final_reps;   /* step 2 began before it */
+    int us[TUNE_MAX], rc;
+    *run = t->cur;
+    if (s < first) {
+        *run = s / TUNE_REPS;
+        return NBO_SUCCESS;
+    }
+    if (s == first || (t->final_reps && s == final_end)) { /* begin; the list stays */
+        encode(t, us);
+        t->vote = nbo_agree_begin(r->comm, us, t->ncand);
+        return t->vote ? NBO_SUCCESS : NBO_ERR_MPI;
+    }
+    if (s > first + 1 && s < final_end) { /* the final, alternating */
+        *run = t->fin[(s - first - 1) % 2];
+        return NBO_SUCCESS;
+    }
+    if ((rc = read_vote(r, t, us)) != NBO_SUCCESS)
+        return rc;
+    if (t->final_reps && s == first + 1) {
+        rank_by_time(us, t->ncand, &t->fin[0], &t->fin[1]);
+        t->best[t->fin[0]] = t->best[t->fin[1]] = INT_MAX * 1e-6; /* the final's runs alone */
+        *run = t->fin[0];
+        return NBO_SUCCESS;
+    }
+    int pick = t->fin[0], other = t->fin[1];
+    if (!t->final_reps)
+        rank_by_time(us, t->ncand, &pick, &other);
+    else if (us[other] < us[pick])
+        pick = other;
+    return keep(r, t, us, pick);
 }
 
 /* The trial again: every rank decides alike, on the same agreed time. */
@@ -150,6 +219,7 @@ static void retry(struct nbo_request *r, struct nbo_tune *t, int us)
     t->done = 0;
     t->starts = 0;
     t->since = 0;
+    t->fin[0] = t->fin[1] = 0;
     t->retrials++;
     for (int i = 0; i < TUNE_MAX; i++)
         t->best[i] = INT_MAX * 1e-6;
@@ -178,6 +248,22 @@ static int drift_check(struct nbo_request *r, struct nbo_tune *t)
     return t->check ? NBO_SUCCESS : NBO_ERR_MPI;
 }
 
+/* The two fastest candidates run FINAL_REPS starts more each, as many
+ * as TUNE_TRIAL leaves after step 1 and the two agreements' starts. */
+static int final_reps(int ncand)
+{
+    int reps = (TUNE_TRIAL - ncand * TUNE_REPS - 2) / 2;
+    if (ncand < 2 || reps < 1)
+        return 0;
+    return reps < TUNE_FINAL_MAX ? reps : TUNE_FINAL_MAX;
+}
+
+/* Starts from the first of the trial to the one that keeps the choice. */
+static int trial_length(const struct nbo_tune *t)
+{
+    return t->ncand * TUNE_REPS + 1 + (t->final_reps ? 1 + 2 * t->final_reps : 0);
+}
+
 int nbo_tune_start(struct nbo_request *r)
 {
     struct nbo_tune *t = r->tune;
@@ -189,19 +275,20 @@ int nbo_tune_start(struct nbo_request *r)
         candidates(t, r);
         for (int i = 0; i < TUNE_MAX; i++)
             t->best[i] = INT_MAX * 1e-6;
+        t->final_reps = final_reps(t->ncand);
         t->done = t->ncand < 2;
         t->recent = INT_MAX * 1e-6;
         r->tune = t;
     }
     int rc = NBO_SUCCESS;
-    if (t->done)
+    if (t->done) {
         rc = drift_check(r, t);
-    else if (t->starts == t->ncand * TUNE_REPS)
-        rc = settle(r, t);
-    if (rc == NBO_SUCCESS && !t->done) { /* a start of the trial: its candidate */
-        const int c = t->starts++ / TUNE_REPS;
-        if (c != t->cur && (rc = nbo_plan_rebuild(r, &t->cand[c])) == NBO_SUCCESS)
-            t->cur = c;
+    } else {
+        int run;
+        rc = trial_step(r, t, t->starts++, &run);
+        if (rc == NBO_SUCCESS && !t->done && run != t->cur &&
+            (rc = nbo_plan_rebuild(r, &t->cand[run])) == NBO_SUCCESS)
+            t->cur = run;
     }
     t->t0 = nbo_now();
     return rc;
@@ -225,14 +312,16 @@ int nbo_tune_query(const struct nbo_request *r, nbo_choice_t *choice, int *trial
 {
     const struct nbo_tune *t = r->tune;
     *choice = (nbo_choice_t){.algorithm = r->plan.args.algorithm, .window = r->plan.args.window};
-    *trial_left = t && !t->done ? t->ncand * TUNE_REPS - t->starts + 1 : 0;
+    *trial_left = t && !t->done ? trial_length(t) - t->starts + 1 : 0;
     return t != NULL;
 }
 
 void nbo_tune_free(struct nbo_request *r)
 {
-    if (r->tune)
+    if (r->tune) {
         nbo_agree_drop(r->tune->check);
+        nbo_agree_drop(r->tune->vote);
+    }
     free(r->tune);
     r->tune = NULL;
 }

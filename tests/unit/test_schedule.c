@@ -341,6 +341,52 @@ static void candidates_fit(void **state)
     }
 }
 
+static int same_lists(const nbo_sched_t *x, const nbo_sched_t *y)
+{
+    if (x->ntasks != y->ntasks)
+        return 0;
+    for (int i = 0; i < x->ntasks; i++) {
+        const nbo_task_t *p = &x->tasks[i], *q = &y->tasks[i];
+        if (p->kind != q->kind || p->buf != q->buf || p->src_buf != q->src_buf ||
+            p->peer != q->peer || p->wait != q->wait || p->off != q->off ||
+            p->src_off != q->src_off || p->len != q->len)
+            return 0;
+    }
+    return 1;
+}
+
+/* An algorithm the tuner tries with one window only must compile the same
+ * list whatever the window; a windowed one must not (P = 6, W = 1 and 5). */
+static void windowless_lists_match(void **state)
+{
+    (void)state;
+    sched_case_t c = {.P = 6, .counts = COUNTS_UNIFORM, .block = 100, .send_contig = 1,
+                      .recv_contig = 1, .algorithm = NBO_ALG_AUTO, .window = 1, .bruck_max = 8};
+    assert_int_equal(sched_case_build(&c), 0);
+    nbo_sched_args_t a = sched_case_args(&c, 2);
+    nbo_algorithm_t algs[8];
+    const int n = nbo_sched_candidates(&a, algs, 8);
+    int windowless = 0;
+    for (int i = 0; i < n; i++) {
+        nbo_sched_t s1, s5;
+        a.algorithm = algs[i];
+        a.window = 1;
+        assert_int_equal(nbo_sched_compile(&a, &s1), NBO_SUCCESS);
+        a.window = 5;
+        assert_int_equal(nbo_sched_compile(&a, &s5), NBO_SUCCESS);
+        const int same = same_lists(&s1, &s5);
+        if (same == nbo_sched_windowed(&a, algs[i]))
+            fail_msg("%s: windowed %d, but W = 1 and W = 5 compile %s lists",
+                     nbo_algorithm_name(algs[i]), nbo_sched_windowed(&a, algs[i]),
+                     same ? "the same" : "different");
+        windowless += !nbo_sched_windowed(&a, algs[i]);
+        nbo_sched_destroy(&s1);
+        nbo_sched_destroy(&s5);
+    }
+    assert_int_equal(windowless, 1); /* Bruck */
+    sched_case_free(&c);
+}
+
 static void allgather_all(void **state)
 {
     (void)state;
@@ -693,6 +739,7 @@ int main(void)
         cmocka_unit_test(bruck_irregular_falls_back),
         cmocka_unit_test(auto_threshold),
         cmocka_unit_test(candidates_fit),
+        cmocka_unit_test(windowless_lists_match),
         cmocka_unit_test(allgather_all),
         cmocka_unit_test(allgatherv_all),
         cmocka_unit_test(bcast_all),
