@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "coll/family.h"
+#include "tune.h"
 
 typedef nbo_coll_call_t coll_call_t;
 
@@ -40,7 +41,7 @@ static int check(struct nbo_comm *c, const coll_call_t *k, const nbo_coll_desc_t
 /* Compile the described call into a request, which takes the parts, and
  * start it unless it is persistent. */
 static int create(const coll_call_t *k, struct nbo_comm *c, nbo_coll_parts_t *p,
-                  const nbo_cache_key_t *key, nbo_request_t *req)
+                  const nbo_cache_key_t *key, struct nbo_tune *cls, int cand, nbo_request_t *req)
 {
     struct nbo_request *r;
     int rc = nbo_request_create(c, p, k->persistent, &r);
@@ -48,8 +49,11 @@ static int create(const coll_call_t *k, struct nbo_comm *c, nbo_coll_parts_t *p,
         return rc;
     if (!k->persistent) {
         nbo_lock();
-        if (key)
+        if (key && !nbo_tune_call_learning(cls)) /* a trial's call is not the kept choice */
             nbo_cache_keep(r, key);
+        r->tune_class = cls;
+        r->tune_cand = cand;
+        r->tune_t0 = nbo_now();
         rc = nbo_request_begin(r);
         nbo_unlock();
     }
@@ -64,6 +68,7 @@ static int start_cached(struct nbo_comm *c, const nbo_cache_key_t *key, nbo_requ
     struct nbo_request *r = nbo_cache_take(c, key);
     if (!r)
         return 0;
+    r->tune_t0 = nbo_now();
     int rc = nbo_request_begin(r);
     *req = r;
     return rc == NBO_SUCCESS ? 1 : rc;
@@ -128,9 +133,16 @@ int nbo_coll_start(const coll_call_t *k, nbo_comm_t comm, nbo_request_t *req)
     nbo_coll_parts_t p;
     if ((rc = describe(k, c, d, &p)) != NBO_SUCCESS)
         return rc;
-    const nbo_choice_t choice = nbo_select(&p.plan.args, &c->cfg);
+    nbo_choice_t choice = nbo_select(&p.plan.args, &c->cfg);
     p.plan.args.algorithm = choice.algorithm;
     p.plan.args.window = choice.window;
+    struct nbo_tune *cls = NULL;
+    int cand = 0;
+    if ((rc = nbo_tune_call(c, k, &p.plan.args, &cls, &cand)) != NBO_SUCCESS) {
+        nbo_coll_parts_free(&p);
+        return rc;
+    }
+    choice = (nbo_choice_t){.algorithm = p.plan.args.algorithm, .window = p.plan.args.window};
     if (c->cfg.check) {
         if ((rc = check(c, k, d, &p, &choice)) != NBO_SUCCESS) {
             nbo_coll_parts_free(&p);
@@ -138,5 +150,5 @@ int nbo_coll_start(const coll_call_t *k, nbo_comm_t comm, nbo_request_t *req)
         }
         p.plan.agreed = 1; /* the ranks compared the choice: no round trip at the first start */
     }
-    return create(k, c, &p, keyed ? &key : NULL, req);
+    return create(k, c, &p, keyed ? &key : NULL, cls, cand, req);
 }

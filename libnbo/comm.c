@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "core.h"
+#include "tune.h"
 
 /* Every live communicator (lock held). */
 static struct nbo_comm *comms;
@@ -213,6 +214,7 @@ int nbo_comm_free(nbo_comm_t *comm)
     nbo_progress_remove(&c->source);
     c->magic = 0;
     nbo_unlock();
+    nbo_tune_classes_free(c);
     c->ops->close(c->ec, broken);
     /* After a fault, no MPI call on this communicator: MPICH 4.0 aborts the
      * whole job when its progress engine meets a dead peer, and freeing a

@@ -56,6 +56,7 @@ struct nbo_comm {
     nbo_progress_source_t   source;     /* what progress/ polls */
     struct nbo_request     *cache[NBO_CACHE_SLOTS]; /* kept small calls, or NULL */
     int                     cache_next; /* the entry to replace next */
+    struct nbo_tune_classes *tune_classes; /* NBO_TUNE_CALLS' trials (tune.c), or NULL */
     struct nbo_comm        *next;       /* in the list of all communicators */
 };
 
@@ -169,6 +170,9 @@ struct nbo_request {
     int                 cached;     /* in comm->cache: kept when finished */
     nbo_cache_key_t     key;        /* cached: the call it stands for */
     struct nbo_tune    *tune;       /* NBO_TUNE: the trial of a persistent request (tune.c) */
+    struct nbo_tune    *tune_class; /* NBO_TUNE_CALLS: the class this call's run counts for */
+    int                 tune_cand;  /*   and its candidate */
+    double              tune_t0;    /*   from this start */
     LIST_ENTRY(nbo_request) active_link; /* in comm->active while running */
 };
 

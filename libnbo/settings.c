@@ -89,6 +89,9 @@ const nbo_setting_t nbo_config_settings[] = {
     {"NBO_TUNE", KW(nbo_tune_names), "off", F(tune),
      "persistent requests: off, on (try algorithms and windows in the first starts, keep the "
      "fastest), window or algorithm (try only those)"},
+    {"NBO_TUNE_CALLS", INT(0, 1), "0", F(tune_calls),
+     "1: NBO_TUNE's trial also runs over non-persistent calls, one per collective and power "
+     "of two of bytes per communicator"},
     {"NBO_LOG", INT(0, 1), "0", F(log),
      "1: say on stderr, once per reason, when an engine takes a slower path (an offload it falls back from)"},
     {NULL},

@@ -18,6 +18,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core.h"
 #include "tune.h"
@@ -42,6 +43,7 @@ struct nbo_tune {
     int          final_reps; /* starts per finalist (0: no final, one agreement) */
     int          fin[2];     /* the finalists, once the first agreement is read */
     struct nbo_agreement *vote; /* the trial's agreement in flight */
+    int          calls;      /* a class of non-persistent calls (NBO_TUNE_CALLS) */
     int          done;       /* the trial is over: the plan is the choice */
     /* Kept: each TUNE_CHECK starts, the slowest rank's fastest run of them
      * is agreed without waiting (begun at one check, ended at the next); a
@@ -78,17 +80,16 @@ static void add(struct nbo_tune *t, nbo_algorithm_t alg, int w, int wmax)
 /* The plan's own choice first (the default), then every algorithm that
  * fits with the windows 1, 2, 4, 8 and P - 1 (a window beyond P - 1 sends
  * no more at once), as far as TUNE_MAX allows. */
-static void candidates(struct nbo_tune *t, const struct nbo_request *r)
+static void candidates(struct nbo_tune *t, const nbo_sched_args_t *a, const struct nbo_comm *c)
 {
-    const nbo_sched_args_t *a = &r->plan.args;
-    const nbo_tune_t mode = r->comm->cfg.tune;
+    const nbo_tune_t mode = c->cfg.tune;
     const int P = a->size, wmax = P > 1 ? P - 1 : 1;
     const int clip = tunes_window(mode) ? wmax : 0;
     add(t, a->algorithm, a->window, clip);
     nbo_algorithm_t algs[TUNE_MAX];
     int nalg = 1;
     algs[0] = a->algorithm;
-    if (tunes_algorithm(mode) && r->comm->cfg.algorithm == NBO_ALG_AUTO)
+    if (tunes_algorithm(mode) && c->cfg.algorithm == NBO_ALG_AUTO)
         nalg = nbo_sched_candidates(a, algs, TUNE_MAX);
     static const int wins[] = {1, 2, 4, 8};
     for (int k = 0; k < nalg; k++) {
@@ -108,12 +109,12 @@ static int eligible(const struct nbo_request *r)
            r->mem == &nbo_mem_host;
 }
 
-static void say(const struct nbo_request *r, const struct nbo_tune *t, const int *us, int pick)
+static void say(const struct nbo_comm *c, const struct nbo_tune *t, const int *us, int pick)
 {
-    if (!r->comm->cfg.log || r->comm->rank != 0)
+    if (!c->cfg.log || c->rank != 0)
         return;
-    fprintf(stderr, "libnbo: NBO_TUNE: P=%d, %d candidates of %d starts each", r->comm->size,
-            t->ncand, TUNE_REPS);
+    fprintf(stderr, "libnbo: NBO_TUNE%s: P=%d, %d candidates of %d starts each",
+            t->calls ? "_CALLS" : "", c->size, t->ncand, TUNE_REPS);
     if (t->final_reps)
         fprintf(stderr, ", the two fastest %d more", t->final_reps);
     fprintf(stderr, " (us, slowest rank):");
@@ -147,36 +148,42 @@ static void rank_by_time(const int *us, int n, int *first, int *second)
 }
 
 /* Keep pick: the trial is over. */
-static int keep(struct nbo_request *r, struct nbo_tune *t, const int *us, int pick)
+static int keep(const struct nbo_comm *c, struct nbo_tune *t, const int *us, int pick)
 {
     t->done = 1;
     t->kept_us = us[pick];
-    say(r, t, us, pick);
-    if (pick == t->cur)
-        return NBO_SUCCESS;
-    t->cur = pick;
-    return nbo_plan_rebuild(r, &t->cand[pick]);
+    say(c, t, us, pick);
+    return pick;
 }
 
-/* Read the agreement begun at the previous start: the slowest rank's
- * time of each candidate, in us. */
-static int read_vote(struct nbo_request *r, struct nbo_tune *t, int *us)
+/* The trial's steps (every rank the same s, from 0): */
+static int step_first(const struct nbo_tune *t) { return t->ncand * TUNE_REPS; }
+static int step_final_end(const struct nbo_tune *t) { return step_first(t) + 1 + 2 * t->final_reps; }
+
+/* Step s reads the agreement begun at the step before. */
+static int step_reads_vote(const struct nbo_tune *t, int s)
 {
-    struct nbo_agreement *a = t->vote;
-    t->vote = NULL;
-    int rc = nbo_agree_end(r->comm, a, us);
-    for (int i = 0; i < t->ncand; i++)
+    const int first = step_first(t);
+    return s == first + 1 || (t->final_reps && s == step_final_end(t) + 1);
+}
+
+/* Read the agreement begun at the previous step (no lock held: it may
+ * poll progress): the slowest rank's time of each candidate, in us. */
+static int read_vote(const struct nbo_comm *c, struct nbo_agreement *a, int n, int *us)
+{
+    int rc = nbo_agree_end((struct nbo_comm *)c, a, us);
+    for (int i = 0; i < n; i++)
         us[i] = -us[i];
     return rc;
 }
 
-/* The start at index s of the trial (every rank the same s): begin or
- * read an agreement, and say which candidate this start runs. */
-static int trial_step(struct nbo_request *r, struct nbo_tune *t, int s, int *run)
+/* Step s of the trial: begin an agreement, or act on the one read
+ * (voted, when step_reads_vote), and say which candidate this step runs. */
+static int trial_step(const struct nbo_comm *c, struct nbo_tune *t, int s, const int *voted,
+                      int *run)
 {
-    const int first = t->ncand * TUNE_REPS;                /* step 1's starts */
-    const int final_end = first + 1 + 2 * t->final_reps;   /* step 2 began before it */
-    int us[TUNE_MAX], rc;
+    const int first = step_first(t), final_end = step_final_end(t);
+    int us[TUNE_MAX];
     *run = t->cur;
     if (s < first) {
         *run = s / TUNE_REPS;
@@ -184,15 +191,14 @@ static int trial_step(struct nbo_request *r, struct nbo_tune *t, int s, int *run
     }
     if (s == first || (t->final_reps && s == final_end)) { /* begin; the list stays */
         encode(t, us);
-        t->vote = nbo_agree_begin(r->comm, us, t->ncand);
+        t->vote = nbo_agree_begin((struct nbo_comm *)c, us, t->ncand);
         return t->vote ? NBO_SUCCESS : NBO_ERR_MPI;
     }
     if (s > first + 1 && s < final_end) { /* the final, alternating */
         *run = t->fin[(s - first - 1) % 2];
         return NBO_SUCCESS;
     }
-    if ((rc = read_vote(r, t, us)) != NBO_SUCCESS)
-        return rc;
+    memcpy(us, voted, sizeof(int) * (size_t)t->ncand);
     if (t->final_reps && s == first + 1) {
         rank_by_time(us, t->ncand, &t->fin[0], &t->fin[1]);
         t->best[t->fin[0]] = t->best[t->fin[1]] = INT_MAX * 1e-6; /* the final's runs alone */
@@ -204,7 +210,32 @@ static int trial_step(struct nbo_request *r, struct nbo_tune *t, int s, int *run
         rank_by_time(us, t->ncand, &pick, &other);
     else if (us[other] < us[pick])
         pick = other;
-    return keep(r, t, us, pick);
+    *run = keep(c, t, us, pick);
+    return NBO_SUCCESS;
+}
+
+/* One step of the trial or, once kept, the kept candidate: *run.  A step
+ * that reads an agreement does it first, with unlock/relock around it
+ * when the caller holds the library's lock (nbo_agree_end polls). */
+static int tune_step(const struct nbo_comm *c, struct nbo_tune *t, int locked, int *run)
+{
+    *run = t->cur;
+    if (t->done)
+        return NBO_SUCCESS;
+    const int s = t->starts++;
+    int voted[TUNE_MAX] = {0};
+    if (step_reads_vote(t, s)) {
+        struct nbo_agreement *a = t->vote;
+        t->vote = NULL;
+        if (locked)
+            nbo_unlock();
+        int rc = read_vote(c, a, t->ncand, voted);
+        if (locked)
+            nbo_lock();
+        if (rc != NBO_SUCCESS)
+            return rc;
+    }
+    return trial_step(c, t, s, voted, run);
 }
 
 /* The trial again: every rank decides alike, on the same agreed time. */
@@ -264,53 +295,170 @@ static int trial_length(const struct nbo_tune *t)
     return t->ncand * TUNE_REPS + 1 + (t->final_reps ? 1 + 2 * t->final_reps : 0);
 }
 
+static struct nbo_tune *tune_new(const nbo_sched_args_t *a, const struct nbo_comm *c)
+{
+    struct nbo_tune *t = calloc(1, sizeof(*t));
+    if (!t)
+        return NULL;
+    candidates(t, a, c);
+    for (int i = 0; i < TUNE_MAX; i++)
+        t->best[i] = INT_MAX * 1e-6;
+    t->final_reps = final_reps(t->ncand);
+    t->done = t->ncand < 2;
+    t->recent = INT_MAX * 1e-6;
+    return t;
+}
+
+/* A run of candidate cand took s seconds (lock held). */
+static void record(struct nbo_tune *t, int cand, double s)
+{
+    if (t->done) {
+        if (cand == t->cur && s < t->recent)
+            t->recent = s;
+    } else if (s < t->best[cand]) {
+        t->best[cand] = s;
+    }
+}
+
 int nbo_tune_start(struct nbo_request *r)
 {
     struct nbo_tune *t = r->tune;
     if (!t) {
         if (!eligible(r))
             return NBO_SUCCESS;
-        if (!(t = calloc(1, sizeof(*t))))
+        if (!(t = r->tune = tune_new(&r->plan.args, r->comm)))
             return NBO_ERR_NOMEM;
-        candidates(t, r);
-        for (int i = 0; i < TUNE_MAX; i++)
-            t->best[i] = INT_MAX * 1e-6;
-        t->final_reps = final_reps(t->ncand);
-        t->done = t->ncand < 2;
-        t->recent = INT_MAX * 1e-6;
-        r->tune = t;
     }
-    int rc = NBO_SUCCESS;
-    if (t->done) {
-        rc = drift_check(r, t);
-    } else {
-        int run;
-        rc = trial_step(r, t, t->starts++, &run);
-        if (rc == NBO_SUCCESS && !t->done && run != t->cur &&
-            (rc = nbo_plan_rebuild(r, &t->cand[run])) == NBO_SUCCESS)
-            t->cur = run;
-    }
+    int run, rc = t->done ? drift_check(r, t) : NBO_SUCCESS;
+    if (rc == NBO_SUCCESS)
+        rc = tune_step(r->comm, t, 0, &run);
+    if (rc == NBO_SUCCESS && run != t->cur && (rc = nbo_plan_rebuild(r, &t->cand[run])) == NBO_SUCCESS)
+        t->cur = run;
     t->t0 = nbo_now();
     return rc;
 }
 
 void nbo_tune_finished(struct nbo_request *r, int status)
 {
-    struct nbo_tune *t = r->tune;
-    if (!t || status != NBO_SUCCESS)
+    if (status != NBO_SUCCESS)
         return;
-    const double s = nbo_now() - t->t0;
-    if (t->done) {
-        if (s < t->recent)
-            t->recent = s;
-    } else if (s < t->best[t->cur]) {
-        t->best[t->cur] = s;
+    if (r->tune)
+        record(r->tune, r->tune->cur, nbo_now() - r->tune->t0);
+    else if (r->tune_class)
+        record(r->tune_class, r->tune_cand, nbo_now() - r->tune_t0);
+}
+
+/* ------------------------------------------------ non-persistent calls
+ * NBO_TUNE_CALLS: a communicator keeps one trial per class of call, the
+ * collective and the power of two of its bytes (the same on every rank of
+ * a valid call), and runs it over that class's calls as a persistent
+ * request's runs over its starts: every rank counts the class's calls
+ * alike, since MPI orders a communicator's collectives. */
+
+enum { TUNE_CLASSES = 32 };
+
+struct nbo_tune_classes {
+    struct {
+        int              coll, log2_bytes, commutative, in_place;
+        struct nbo_tune *t;
+    } slot[TUNE_CLASSES];
+    int n;
+};
+
+static int log2_floor(size_t x)
+{
+    int k = 0;
+    while (x >>= 1)
+        k++;
+    return k;
+}
+
+/* The collectives whose size every rank knows alike: one count and type
+ * on every rank (MPI's signature rules), no root-only argument. */
+static int class_bytes(const nbo_coll_call_t *k, size_t *bytes)
+{
+    int size;
+    switch (k->coll) {
+    case NBO_COLL_ALLTOALL: case NBO_COLL_ALLGATHER: case NBO_COLL_BCAST:
+    case NBO_COLL_ALLREDUCE: case NBO_COLL_REDUCE_SCATTER_BLOCK:
+        if (k->rcount < 0 || MPI_Type_size(k->rtype, &size) != MPI_SUCCESS)
+            return 0;
+        *bytes = (size_t)k->rcount * (size_t)size;
+        return 1;
+    default:
+        return 0;
     }
+}
+
+static struct nbo_tune *class_find(struct nbo_comm *c, const nbo_coll_call_t *k,
+                                   const nbo_sched_args_t *a, size_t bytes)
+{
+    struct nbo_tune_classes *cl = c->tune_classes;
+    if (!cl && !(cl = c->tune_classes = calloc(1, sizeof(*cl))))
+        return NULL;
+    const int lg = log2_floor(bytes);
+    for (int i = 0; i < cl->n; i++)
+        if (cl->slot[i].coll == (int)k->coll && cl->slot[i].log2_bytes == lg &&
+            cl->slot[i].commutative == a->commutative && cl->slot[i].in_place == a->in_place)
+            return cl->slot[i].t;
+    if (cl->n == TUNE_CLASSES) /* every rank fills the table alike: full everywhere */
+        return NULL;
+    struct nbo_tune *t = tune_new(a, c);
+    if (!t)
+        return NULL;
+    t->calls = 1;
+    cl->slot[cl->n].coll = (int)k->coll;
+    cl->slot[cl->n].log2_bytes = lg;
+    cl->slot[cl->n].commutative = a->commutative;
+    cl->slot[cl->n].in_place = a->in_place;
+    cl->slot[cl->n++].t = t;
+    return t;
+}
+
+int nbo_tune_call(struct nbo_comm *c, const nbo_coll_call_t *k, nbo_sched_args_t *a,
+                  struct nbo_tune **cls, int *cand)
+{
+    *cls = NULL;
+    size_t bytes;
+    if (k->persistent || !c->cfg.tune_calls || c->cfg.tune == NBO_TUNE_OFF || c->size < 2 ||
+        a->codec || !class_bytes(k, &bytes))
+        return NBO_SUCCESS;
+    nbo_lock(); /* the progress thread records finished runs */
+    struct nbo_tune *t = class_find(c, k, a, bytes);
+    int run = 0, rc = t ? tune_step(c, t, 1, &run) : NBO_SUCCESS;
+    if (t && rc == NBO_SUCCESS) {
+        t->cur = run;
+        a->algorithm = t->cand[run].algorithm;
+        a->window = t->cand[run].window;
+        *cls = t;
+        *cand = run;
+    }
+    nbo_unlock();
+    return rc;
+}
+
+int nbo_tune_call_learning(const struct nbo_tune *cls)
+{
+    return cls && !cls->done;
+}
+
+void nbo_tune_classes_free(struct nbo_comm *c)
+{
+    struct nbo_tune_classes *cl = c->tune_classes;
+    if (!cl)
+        return;
+    for (int i = 0; i < cl->n; i++) {
+        nbo_agree_drop(cl->slot[i].t->check);
+        nbo_agree_drop(cl->slot[i].t->vote);
+        free(cl->slot[i].t);
+    }
+    free(cl);
+    c->tune_classes = NULL;
 }
 
 int nbo_tune_query(const struct nbo_request *r, nbo_choice_t *choice, int *trial_left)
 {
-    const struct nbo_tune *t = r->tune;
+    const struct nbo_tune *t = r->tune ? r->tune : r->tune_class;
     *choice = (nbo_choice_t){.algorithm = r->plan.args.algorithm, .window = r->plan.args.window};
     *trial_left = t && !t->done ? trial_length(t) - t->starts + 1 : 0;
     return t != NULL;

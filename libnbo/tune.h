@@ -20,4 +20,14 @@ void nbo_tune_finished(struct nbo_request *r, int status);
 int  nbo_tune_query(const struct nbo_request *r, nbo_choice_t *choice, int *trial_left);
 void nbo_tune_free(struct nbo_request *r);
 
+/* NBO_TUNE_CALLS, a non-persistent call (lock not held): may set a's
+ * algorithm and window from its class's trial, and says which class and
+ * candidate the call's run counts for (*cls NULL: not tuned).  Collective
+ * at the calls whose step agrees. */
+int  nbo_tune_call(struct nbo_comm *c, const nbo_coll_call_t *k, nbo_sched_args_t *a,
+                   struct nbo_tune **cls, int *cand);
+/* 1 while the class's trial runs (its calls are not kept for reuse). */
+int  nbo_tune_call_learning(const struct nbo_tune *cls);
+void nbo_tune_classes_free(struct nbo_comm *c);
+
 #endif

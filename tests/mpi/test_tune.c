@@ -126,6 +126,67 @@ static void tuned_allreduce(void)
     free(out);
 }
 
+/* NBO_TUNE_CALLS: non-persistent all-to-alls of one size class, on two
+ * pairs of buffers in turn, run the class's trial and then its kept
+ * choice; every rank runs the same candidate at every call, the data are
+ * right at every call, and a class of another size starts its own trial. */
+static void tuned_calls(void)
+{
+    nbo_config_t cfg;
+    mt_config(&cfg, NBO_ALG_AUTO);
+    cfg.tune = NBO_TUNE_ON;
+    cfg.tune_calls = 1;
+    nbo_comm_t comm;
+    MT_OK(nbo_comm_create(MPI_COMM_WORLD, &cfg, &comm));
+    const size_t n = (size_t)mt_size * BLOCK;
+    unsigned char *s[2] = {malloc(n), malloc(n)}, *r[2] = {calloc(1, n), calloc(1, n)};
+    unsigned char want[BLOCK];
+    int trial = -1;
+    nbo_choice_t kept = {NBO_ALG_AUTO, 0};
+    for (unsigned i = 0; i < STARTS + 4 && !mt_failures(); i++) {
+        const int b = (int)(i % 2);
+        for (int p = 0; p < mt_size; p++)
+            mt_fill(s[b] + (size_t)p * BLOCK, BLOCK, mt_rank, p, i);
+        nbo_request_t req;
+        MT_OK(nbo_ialltoall(s[b], BLOCK, MPI_BYTE, r[b], BLOCK, MPI_BYTE, comm, &req));
+        nbo_choice_t c;
+        int left;
+        const int tuned = nbo_tune_query(req, &c, &left);
+        if (tuned != (mt_size > 1))
+            mt_fail("call %u: tuned %d with NBO_TUNE_CALLS on", i, tuned);
+        same_everywhere(req, "tuned calls");
+        MT_OK(nbo_wait(&req));
+        for (int p = 0; p < mt_size; p++) {
+            mt_fill(want, BLOCK, p, mt_rank, i);
+            if (memcmp(r[b] + (size_t)p * BLOCK, want, BLOCK) != 0)
+                mt_fail("tuned call %u: block from rank %d wrong", i, p);
+        }
+        if (left == 0 && trial < 0)
+            trial = (int)i;
+        if (trial >= 0 && left == 0 && (int)i > trial &&
+            (c.algorithm != kept.algorithm || c.window != kept.window))
+            mt_fail("call %u: %s W=%d after the trial kept %s W=%d", i,
+                    nbo_algorithm_name(c.algorithm), c.window, nbo_algorithm_name(kept.algorithm),
+                    kept.window);
+        if (left == 0)
+            kept = c;
+    }
+    if (mt_size > 1 && (trial < 0 || trial > 21))
+        mt_fail("NBO_TUNE_CALLS: the trial lasted %d calls (at most 21)", trial);
+    /* Another size class: its first call is in a trial of its own. */
+    nbo_request_t req;
+    MT_OK(nbo_ialltoall(s[0], BLOCK / 8, MPI_BYTE, r[0], BLOCK / 8, MPI_BYTE, comm, &req));
+    nbo_choice_t c;
+    int left = 0;
+    nbo_tune_query(req, &c, &left);
+    MT_OK(nbo_wait(&req));
+    if (mt_size > 2 && left == 0) /* P = 2: one candidate, no trial */
+        mt_fail("NBO_TUNE_CALLS: a call of 1/8 the size shares the first class's trial");
+    MT_OK(nbo_comm_free(&comm));
+    for (int b = 0; b < 2; b++)
+        free(s[b]), free(r[b]);
+}
+
 /* After the trial, every run made slower than the trial's by waiting 20
  * ms before nbo_wait: within 2 drift checks (64 starts) the trial runs
  * again.  Inline progress only: there a run ends at the wait. */
@@ -171,6 +232,7 @@ int main(int argc, char **argv)
 {
     mt_init(&argc, &argv, "test_tune");
     tuned_alltoall(NBO_TUNE_ON, NBO_ALG_AUTO, 8);
+    tuned_calls();
     nbo_choice_t c = tuned_alltoall(NBO_TUNE_WINDOW, NBO_ALG_PAIRWISE, 8);
     if (c.algorithm != NBO_ALG_PAIRWISE)
         mt_fail("NBO_TUNE=window kept %s, not the configured pairwise",
