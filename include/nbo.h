@@ -7,7 +7,7 @@
  * the background.  The one public header.
  *
  * Model (as FFTW: plan once, execute many):
- * \verbatim
+ * ~~~~~~~~~~
  *   nbo_comm_create()      bootstrap libnbo on an MPI communicator (collective)
  *   nbo_ialltoall[v]()     compile the call into a task list and start it
  *                          (nbo_iallreduce, nbo_iallgather[v], nbo_ibcast,
@@ -16,7 +16,7 @@
  *                          the *_init form of each collective) ...
  *   nbo_start()            ... and only re-arm it on each start
  *   nbo_test/wait[all]()   complete requests, MPI semantics
- * \endverbatim
+ * ~~~~~~~~~~
  *
  * Every function returns NBO_SUCCESS (0) or a negative NBO_ERR_* code;
  * nbo_strerror() turns a code into a message.  No function aborts on bad
@@ -511,10 +511,10 @@ int nbo_codec_available(nbo_codec_t codec, char *detail, size_t len);
 /**
  * \defgroup nbo_codec_bound the a priori error bound of a codec on a datatype
  *
- * The a priori error bound of a codec at a rate on one datatype:
- * |decoded - x| <= *bound * max|block| for every value x of a block (the
- * values one rank sends one peer in one call; a complex number counts as
- * two values), when the block holds finite values only.  *bound = 0 for
+ * The a priori error bound of a codec at a rate on one datatype: every
+ * value x of a block decodes with |decoded - x| <= *bound * max|block| (a
+ * block: the values one rank sends one peer in one call; a complex number
+ * counts as two values), when the block holds finite values only.  *bound = 0 for
  * NBO_CODEC_NONE and for a datatype or rate the codec leaves exact.
  * NBO_ERR_CODEC for a codec that is not available, a rate outside 1..64
  * (zfp), or where no a priori bound can be stated: zfp at every rate where
