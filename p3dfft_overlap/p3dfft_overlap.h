@@ -7,7 +7,7 @@
  * paper's Section V, Fig. 4).
  *
  * Model (as FFTW: plan once, execute many):
- * \verbatim
+ * ~~~~~~~~~~
  *   p3o_plan_create()   collective: process grid, FFTW plans, buffers and
  *                       (mode PIPELINED_NBO) the libnbo persistent requests
  *   p3o_forward()       collective: nv real X-pencils -> nv complex Z-pencils
@@ -15,7 +15,7 @@
  *   p3o_roundtrip()     collective: forward, a spectral operation on each
  *                       variable, backward, as one pipeline
  *   p3o_plan_destroy()  collective
- * \endverbatim
+ * ~~~~~~~~~~
  *
  * Transforms are unnormalised, as FFTW's: backward(forward(u)) equals
  * nx*ny*nz*u.  The forward transform uses the sign -1 in the exponent.
@@ -26,16 +26,16 @@
  * placed in blocks).  Along a split dimension of n points over m ranks,
  * rank r owns n/m points, plus one if r < n % m.
  *
- * \verbatim
+ * ~~~~~~~~~~
  *   forward:  1-D r2c FFT in X  ->  row transpose (alltoallv on ROW)
  *             1-D c2c FFT in Y  ->  column transpose (alltoallv on COL)
  *             1-D c2c FFT in Z
  *   backward: the same steps in reverse, c2r in X last.
- * \endverbatim
+ * ~~~~~~~~~~
  *
  * Local layouts, per variable (xs/ys/zs and xn/yn/zn are the starts and
  * sizes of p3o_local_sizes; "fastest" is the contiguous index):
- * \verbatim
+ * ~~~~~~~~~~
  *   real X-pencil, input of forward, output of backward:
  *       nx x yn x zn real numbers, x fastest, then y, then z:
  *       u[(z * yn + y) * nx + x],            z < zn, y < yn, x < nx
@@ -44,14 +44,14 @@
  *       U[(x * yn + y) * nz + z],            x < xn, y < yn, z < nz
  *       holding the global coefficient (xs + x, ys + y, z) of the
  *       nx/2+1 x ny x nz half spectrum (kx = 0 .. nx/2).
- * \endverbatim
+ * ~~~~~~~~~~
  * The nv variables lie one after another: variable v of a real array
  * starts at element v * real_count, of a complex array at v * complex_count
  * (counts from p3o_local_sizes).  Complex numbers are (re, im) pairs of the
  * plan's precision: double[2] (fftw_complex) or float[2] (fftwf_complex).
  *
  * Modes for the nv variables:
- * \verbatim
+ * ~~~~~~~~~~
  *   P3O_BLOCKING       every transpose is MPI_Alltoallv, variables one by one.
  *   P3O_PIPELINED_MPI  the paper's Fig. 4: the column transpose of variable j
  *                      runs as MPI_Ialltoallv while X-FFT, row transpose and
@@ -65,7 +65,7 @@
  *                      nbo_start / nbo_wait per variable.  Engine and progress
  *                      mode from options->nbo_config, else the NBO_*
  *                      environment variables (NBO_ENGINE, NBO_PROGRESS, ...).
- * \endverbatim
+ * ~~~~~~~~~~
  * All modes compute the same numbers (the same FFTW plans, the same data
  * movement); they differ only in when the column transposes happen.
  *
