@@ -1,10 +1,13 @@
-/*
+/**
+ * \defgroup p3dfft_overlap pencil-decomposed parallel 3-D FFT with overlapped column transposes
+ *
  * p3dfft_overlap.h - a pencil-decomposed parallel 3-D FFT (real-to-complex
  * and back) over FFTW and MPI, for many variables at once, with the column
  * transposes of one variable overlapped with the FFTs of the next (the
  * paper's Section V, Fig. 4).
  *
  * Model (as FFTW: plan once, execute many):
+ * ~~~~~~~~~~
  *   p3o_plan_create()   collective: process grid, FFTW plans, buffers and
  *                       (mode PIPELINED_NBO) the libnbo persistent requests
  *   p3o_forward()       collective: nv real X-pencils -> nv complex Z-pencils
@@ -12,6 +15,7 @@
  *   p3o_roundtrip()     collective: forward, a spectral operation on each
  *                       variable, backward, as one pipeline
  *   p3o_plan_destroy()  collective
+ * ~~~~~~~~~~
  *
  * Transforms are unnormalised, as FFTW's: backward(forward(u)) equals
  * nx*ny*nz*u.  The forward transform uses the sign -1 in the exponent.
@@ -22,13 +26,16 @@
  * placed in blocks).  Along a split dimension of n points over m ranks,
  * rank r owns n/m points, plus one if r < n % m.
  *
+ * ~~~~~~~~~~
  *   forward:  1-D r2c FFT in X  ->  row transpose (alltoallv on ROW)
  *             1-D c2c FFT in Y  ->  column transpose (alltoallv on COL)
  *             1-D c2c FFT in Z
  *   backward: the same steps in reverse, c2r in X last.
+ * ~~~~~~~~~~
  *
  * Local layouts, per variable (xs/ys/zs and xn/yn/zn are the starts and
  * sizes of p3o_local_sizes; "fastest" is the contiguous index):
+ * ~~~~~~~~~~
  *   real X-pencil, input of forward, output of backward:
  *       nx x yn x zn real numbers, x fastest, then y, then z:
  *       u[(z * yn + y) * nx + x],            z < zn, y < yn, x < nx
@@ -37,12 +44,14 @@
  *       U[(x * yn + y) * nz + z],            x < xn, y < yn, z < nz
  *       holding the global coefficient (xs + x, ys + y, z) of the
  *       nx/2+1 x ny x nz half spectrum (kx = 0 .. nx/2).
+ * ~~~~~~~~~~
  * The nv variables lie one after another: variable v of a real array
  * starts at element v * real_count, of a complex array at v * complex_count
  * (counts from p3o_local_sizes).  Complex numbers are (re, im) pairs of the
  * plan's precision: double[2] (fftw_complex) or float[2] (fftwf_complex).
  *
  * Modes for the nv variables:
+ * ~~~~~~~~~~
  *   P3O_BLOCKING       every transpose is MPI_Alltoallv, variables one by one.
  *   P3O_PIPELINED_MPI  the paper's Fig. 4: the column transpose of variable j
  *                      runs as MPI_Ialltoallv while X-FFT, row transpose and
@@ -56,6 +65,7 @@
  *                      nbo_start / nbo_wait per variable.  Engine and progress
  *                      mode from options->nbo_config, else the NBO_*
  *                      environment variables (NBO_ENGINE, NBO_PROGRESS, ...).
+ * ~~~~~~~~~~
  * All modes compute the same numbers (the same FFTW plans, the same data
  * movement); they differ only in when the column transposes happen.
  *
@@ -104,37 +114,72 @@ extern "C" {
 
 /* ----------------------------------------------------------------- errors */
 
+/** \addtogroup p3dfft_overlap
+ * @{
+ */
+/** Return codes of every function. */
 enum {
-    P3O_SUCCESS            =   0,
-    P3O_ERR_ARG            =  -1, /* NULL pointer or unknown enum value        */
-    P3O_ERR_SIZE           =  -2, /* nx, ny or nz not positive                  */
-    P3O_ERR_NV             =  -3, /* nv < 1                                     */
-    P3O_ERR_GRID           =  -4, /* options row x col does not make P          */
-    P3O_ERR_TOO_MANY_PROCS =  -5, /* pencils too thin: some rank would own
+    P3O_SUCCESS            =   0, /**< success */
+    P3O_ERR_ARG            =  -1, /**< NULL pointer or unknown enum value        */
+    P3O_ERR_SIZE           =  -2, /**< nx, ny or nz not positive                  */
+    P3O_ERR_NV             =  -3, /**< nv < 1                                     */
+    P3O_ERR_GRID           =  -4, /**< options row x col does not make P          */
+    P3O_ERR_TOO_MANY_PROCS =  -5, /**< pencils too thin: some rank would own
                                      no points of a split dimension            */
-    P3O_ERR_MISMATCH       =  -6, /* ranks passed different arguments          */
-    P3O_ERR_TOO_LARGE      =  -7, /* a count or offset does not fit in an int   */
-    P3O_ERR_NOMEM          =  -8, /* out of memory                              */
-    P3O_ERR_FFTW           =  -9, /* FFTW could not make a plan                 */
-    P3O_ERR_MPI            = -10, /* an MPI call failed                         */
-    P3O_ERR_NBO            = -11, /* a libnbo call failed (see p3o_last_error)  */
-    P3O_ERR_PLAN           = -12, /* not a valid plan                           */
-    P3O_ERR_COMM           = -13, /* MPI_COMM_NULL or an inter-communicator      */
-    P3O_ERR_CUDA           = -14, /* options.device without CUDA or a GPU, or a
+    P3O_ERR_MISMATCH       =  -6, /**< ranks passed different arguments          */
+    P3O_ERR_TOO_LARGE      =  -7, /**< a count or offset does not fit in an int   */
+    P3O_ERR_NOMEM          =  -8, /**< out of memory                              */
+    P3O_ERR_FFTW           =  -9, /**< FFTW could not make a plan                 */
+    P3O_ERR_MPI            = -10, /**< an MPI call failed                         */
+    P3O_ERR_NBO            = -11, /**< a libnbo call failed (see p3o_last_error)  */
+    P3O_ERR_PLAN           = -12, /**< not a valid plan                           */
+    P3O_ERR_COMM           = -13, /**< MPI_COMM_NULL or an inter-communicator      */
+    P3O_ERR_CUDA           = -14, /**< options.device without CUDA or a GPU, or a
                                      CUDA / cuFFT call failed                  */
-    P3O_ERR_CODEC          = -15  /* options.codec where it cannot run: a mode
+    P3O_ERR_CODEC          = -15 /**< options.codec where it cannot run: a mode
                                      whose exchanges MPI does, a GPU plan, a
                                      codec this libnbo lacks, a zfp rate out
                                      of 1..64, or an options.nbo_config whose
                                      codec differs                             */
 };
+/** @} */
 
-/* A static message for any code, never NULL. */
+/**
+ * \defgroup p3o_strerror the message for a P3O_ERR_* code
+ *
+ * A static message for any code, never NULL.
+ *
+ * \section p3o_strerror_return RETURN VALUE
+ * A static string, never NULL.
+ *
+ * \section p3o_strerror_errors ERRORS
+ * None: it cannot fail.
+ *
+ * \section p3o_strerror_example EXAMPLE
+ * \include api/p3o_strerror.c
+ * @{
+ */
 const char *p3o_strerror(int err);
+/** @} */
 
-/* Details of the last failure in this process ("" if none yet).  Not
- * thread safe: call from the thread that got the error. */
+/**
+ * \defgroup p3o_last_error details of the last p3dfft_overlap failure
+ *
+ * Details of the last failure in this process ("" if none yet).  Not
+ * thread safe: call from the thread that got the error.
+ *
+ * \section p3o_last_error_return RETURN VALUE
+ * A string owned by the library, "" when nothing failed yet; the next failure overwrites it.
+ *
+ * \section p3o_last_error_errors ERRORS
+ * None: it cannot fail.
+ *
+ * \section p3o_last_error_example EXAMPLE
+ * \include api/p3o_last_error.c
+ * @{
+ */
 const char *p3o_last_error(void);
+/** @} */
 
 /* ------------------------------------------------------------------ plans */
 
@@ -199,11 +244,27 @@ typedef struct p3o_options {
     int                 compress_row;
 } p3o_options_t;
 
+/**
+ * \defgroup p3o_options_init default options of a 3-D FFT plan
+ *
+ * \section p3o_options_init_return RETURN VALUE
+ * None (void).
+ *
+ * \section p3o_options_init_errors ERRORS
+ * None: a NULL options is ignored.
+ *
+ * \section p3o_options_init_example EXAMPLE
+ * \include api/p3o_options_init.c
+ * @{
+ */
 void p3o_options_init(p3o_options_t *options);
+/** @} */
 
 typedef struct p3o_plan *p3o_plan_t;
 
-/*
+/**
+ * \defgroup p3o_plan_create plan a multi-variable pencil 3-D FFT
+ *
  * Collective over comm.  A plan for nv variables of an nx x ny x nz real
  * grid.  Limits: ROW <= min(ny, nx/2+1) and COL <= min(ny, nz), since every
  * rank must own at least one point of each dimension it splits; otherwise
@@ -211,23 +272,110 @@ typedef struct p3o_plan *p3o_plan_t;
  * communicators made from comm, so comm may be freed afterwards.  With PIPELINED_NBO the MPI
  * library must provide the thread level libnbo's progress mode needs
  * (MPI_THREAD_MULTIPLE for NBO_PROGRESS=thread).
+ *
+ * \section p3o_plan_create_return RETURN VALUE
+ * P3O_SUCCESS (0), or a negative P3O_ERR_* code (ERRORS).
+ *
+ * \section p3o_plan_create_errors ERRORS
+ * \retval P3O_ERR_ARG plan is NULL, or an enum value or options.device is out of range.
+ * \retval P3O_ERR_COMM MPI_COMM_NULL or an inter-communicator.
+ * \retval P3O_ERR_SIZE Nx, ny or nz not positive.
+ * \retval P3O_ERR_NV Nv < 1.
+ * \retval P3O_ERR_GRID options row and col: one set without the other, or row x col is not
+ *     the size of comm.
+ * \retval P3O_ERR_TOO_MANY_PROCS Pencils too thin: some rank would own no points of a split
+ *     dimension.
+ * \retval P3O_ERR_MISMATCH Ranks passed different arguments.
+ * \retval P3O_ERR_TOO_LARGE A count or offset does not fit in an int.
+ * \retval P3O_ERR_NOMEM Out of memory.
+ * \retval P3O_ERR_FFTW FFTW could not make a plan, or read or write the wisdom file.
+ * \retval P3O_ERR_MPI An MPI call failed.
+ * \retval P3O_ERR_NBO PIPELINED_NBO: nbo_comm_create or nbo_alltoallv_init failed
+ *     (p3o_last_error says which, with nbo_strerror's message).
+ * \retval P3O_ERR_CUDA options.device = 1 without CUDA or a GPU, or a CUDA or cuFFT call
+ *     failed.
+ * \retval P3O_ERR_CODEC options.codec where it cannot run: a mode other than PIPELINED_NBO,
+ *     a GPU plan, a codec this libnbo lacks, a zfp rate outside 1..64, or an
+ *     options.nbo_config whose codec differs.
+ *
+ * \section p3o_plan_create_example EXAMPLE
+ * \include api/p3o_plan_create.c
+ * @{
  */
 int p3o_plan_create(MPI_Comm comm, int nx, int ny, int nz, int nv, p3o_precision_t precision,
                     p3o_mode_t mode, const p3o_options_t *options, p3o_plan_t *plan);
+/** @} */
 
-/* Collective.  Frees everything; *plan becomes NULL.  NULL or *plan == NULL
- * is a no-op. */
+/**
+ * \defgroup p3o_plan_destroy free a 3-D FFT plan
+ *
+ * Collective.  Frees everything; *plan becomes NULL.  NULL or *plan == NULL
+ * is a no-op.
+ *
+ * \section p3o_plan_destroy_return RETURN VALUE
+ * P3O_SUCCESS (0), or a negative P3O_ERR_* code (ERRORS).
+ *
+ * \section p3o_plan_destroy_errors ERRORS
+ * \retval P3O_ERR_PLAN *plan is not a valid plan.
+ *
+ * \section p3o_plan_destroy_example EXAMPLE
+ * \include api/p3o_plan_destroy.c
+ * @{
+ */
 int p3o_plan_destroy(p3o_plan_t *plan);
+/** @} */
 
 /* ------------------------------------------------------------- execution */
 
-/* Collective.  in: nv real X-pencils, out: nv complex Z-pencils (layouts
- * above).  in is not modified.  in and out must not overlap. */
+/**
+ * \defgroup p3o_forward forward real-to-complex 3-D FFT of nv variables
+ *
+ * Collective.  in: nv real X-pencils, out: nv complex Z-pencils (layouts
+ * above).  in is not modified.  in and out must not overlap.
+ *
+ * \section p3o_forward_return RETURN VALUE
+ * P3O_SUCCESS (0), or a negative P3O_ERR_* code (ERRORS).
+ *
+ * \section p3o_forward_errors ERRORS
+ * \retval P3O_ERR_PLAN Not a valid plan.
+ * \retval P3O_ERR_ARG a buffer is NULL, or host memory given to a GPU plan.
+ * \retval P3O_ERR_MPI an exchange failed in MPI.
+ * \retval P3O_ERR_NBO PIPELINED_NBO: nbo_start or nbo_wait failed (p3o_last_error has
+ *     nbo_strerror's message).
+ * \retval P3O_ERR_FFTW FFTW could not plan a transform for unaligned buffers.
+ * \retval P3O_ERR_CUDA GPU plans: a CUDA or cuFFT call failed.
+ *
+ * \section p3o_forward_example EXAMPLE
+ * \include api/p3o_forward.c
+ * @{
+ */
 int p3o_forward(p3o_plan_t plan, const void *in, void *out);
+/** @} */
 
-/* Collective.  in: nv complex Z-pencils, out: nv real X-pencils.  in is not
- * modified.  in and out must not overlap. */
+/**
+ * \defgroup p3o_backward backward complex-to-real 3-D FFT of nv variables
+ *
+ * Collective.  in: nv complex Z-pencils, out: nv real X-pencils.  in is not
+ * modified.  in and out must not overlap.
+ *
+ * \section p3o_backward_return RETURN VALUE
+ * P3O_SUCCESS (0), or a negative P3O_ERR_* code (ERRORS).
+ *
+ * \section p3o_backward_errors ERRORS
+ * \retval P3O_ERR_PLAN Not a valid plan.
+ * \retval P3O_ERR_ARG a buffer is NULL, or host memory given to a GPU plan.
+ * \retval P3O_ERR_MPI an exchange failed in MPI.
+ * \retval P3O_ERR_NBO PIPELINED_NBO: nbo_start or nbo_wait failed (p3o_last_error has
+ *     nbo_strerror's message).
+ * \retval P3O_ERR_FFTW FFTW could not plan a transform for unaligned buffers.
+ * \retval P3O_ERR_CUDA GPU plans: a CUDA or cuFFT call failed.
+ *
+ * \section p3o_backward_example EXAMPLE
+ * \include api/p3o_backward.c
+ * @{
+ */
 int p3o_backward(p3o_plan_t plan, const void *in, void *out);
+/** @} */
 
 /*
  * The spectral operation of p3o_roundtrip: called on the calling rank once
@@ -242,7 +390,9 @@ int p3o_backward(p3o_plan_t plan, const void *in, void *out);
  */
 typedef void (*p3o_spectral_fn)(void *spectrum, int v, void *arg);
 
-/*
+/**
+ * \defgroup p3o_roundtrip forward FFT, spectral operation and backward FFT as one pipeline
+ *
  * Collective.  A spectral solver's step: p3o_forward(in -> spec), op on
  * each variable's spectrum, p3o_backward(spec -> out), with the same
  * results.  In the pipelined modes both directions form one pipeline: the
@@ -253,9 +403,26 @@ typedef void (*p3o_spectral_fn)(void *spectrum, int v, void *arg);
  * on return.  spec must overlap neither in nor out; in and out may be the
  * same buffer (in is read before out is written).  Counts as two calls in
  * the timers.
+ *
+ * \section p3o_roundtrip_return RETURN VALUE
+ * P3O_SUCCESS (0), or a negative P3O_ERR_* code (ERRORS).
+ *
+ * \section p3o_roundtrip_errors ERRORS
+ * \retval P3O_ERR_PLAN Not a valid plan.
+ * \retval P3O_ERR_ARG a buffer is NULL, or host memory given to a GPU plan.
+ * \retval P3O_ERR_MPI an exchange failed in MPI.
+ * \retval P3O_ERR_NBO PIPELINED_NBO: nbo_start or nbo_wait failed (p3o_last_error has
+ *     nbo_strerror's message).
+ * \retval P3O_ERR_FFTW FFTW could not plan a transform for unaligned buffers.
+ * \retval P3O_ERR_CUDA GPU plans: a CUDA or cuFFT call failed.
+ *
+ * \section p3o_roundtrip_example EXAMPLE
+ * \include api/p3o_roundtrip.c
+ * @{
  */
 int p3o_roundtrip(p3o_plan_t plan, const void *in, void *spec, void *out, p3o_spectral_fn op,
                   void *arg);
+/** @} */
 
 /* ------------------------------------------------------------- geometry */
 
@@ -279,12 +446,43 @@ typedef struct p3o_local {
     int             device;     /* 1: a GPU plan (options.device) */
 } p3o_local_t;
 
+/**
+ * \defgroup p3o_local_sizes the pencils this rank owns
+ *
+ * \section p3o_local_sizes_return RETURN VALUE
+ * P3O_SUCCESS (0), or a negative P3O_ERR_* code (ERRORS).
+ *
+ * \section p3o_local_sizes_errors ERRORS
+ * \retval P3O_ERR_PLAN Not a valid plan.
+ * \retval P3O_ERR_ARG local is NULL.
+ *
+ * \section p3o_local_sizes_example EXAMPLE
+ * \include api/p3o_local_sizes.c
+ * @{
+ */
 int p3o_local_sizes(p3o_plan_t plan, p3o_local_t *local);
+/** @} */
 
-/* The libnbo communicator of a PIPELINED_NBO plan (on its COL
+/**
+ * \defgroup p3o_nbo_comm the libnbo communicator of a PIPELINED_NBO plan
+ *
+ * The libnbo communicator of a PIPELINED_NBO plan (on its COL
  * communicator), e.g. for nbo_comm_query to see which engine and progress
- * mode it resolved to; NBO_COMM_NULL in the other modes.  Owned by the plan. */
+ * mode it resolved to; NBO_COMM_NULL in the other modes.  Owned by the plan.
+ *
+ * \section p3o_nbo_comm_return RETURN VALUE
+ * P3O_SUCCESS (0), or a negative P3O_ERR_* code (ERRORS).
+ *
+ * \section p3o_nbo_comm_errors ERRORS
+ * \retval P3O_ERR_PLAN Not a valid plan.
+ * \retval P3O_ERR_ARG comm is NULL.
+ *
+ * \section p3o_nbo_comm_example EXAMPLE
+ * \include api/p3o_nbo_comm.c
+ * @{
+ */
 int p3o_nbo_comm(p3o_plan_t plan, nbo_comm_t *comm);
+/** @} */
 
 /*
  * The compression of a plan and what it does to the results.  Local, no
@@ -326,13 +524,44 @@ typedef struct p3o_compression {
     double      raw_bytes, wire_bytes;
 } p3o_compression_t;
 
+/**
+ * \defgroup p3o_compression what a plan's compressed exchanges do: codec, bytes on the wire, error bounds
+ *
+ * \section p3o_compression_return RETURN VALUE
+ * P3O_SUCCESS (0), or a negative P3O_ERR_* code (ERRORS).
+ *
+ * \section p3o_compression_errors ERRORS
+ * \retval P3O_ERR_PLAN Not a valid plan.
+ * \retval P3O_ERR_ARG compression is NULL.
+ *
+ * \section p3o_compression_example EXAMPLE
+ * \include api/p3o_compression.c
+ * @{
+ */
 int p3o_compression(p3o_plan_t plan, p3o_compression_t *compression);
+/** @} */
 
-/* A one-line description of the plan into buf (always terminated when len
+/**
+ * \defgroup p3o_plan_describe one line describing a 3-D FFT plan
+ *
+ * A one-line description of the plan into buf (always terminated when len
  * > 0): sizes, precision, mode, grid, the libnbo engine and progress mode,
  * the codec and its bounds, e.g. "64x64x64 nv=8 double pipelined_nbo grid
- * 1x2, libnbo ucx/thread, column exchange zfp rate 16 (...)".  Local. */
+ * 1x2, libnbo ucx/thread, column exchange zfp rate 16 (...)".  Local.
+ *
+ * \section p3o_plan_describe_return RETURN VALUE
+ * P3O_SUCCESS (0), or a negative P3O_ERR_* code (ERRORS).
+ *
+ * \section p3o_plan_describe_errors ERRORS
+ * \retval P3O_ERR_PLAN Not a valid plan.
+ * \retval P3O_ERR_ARG buf is NULL.
+ *
+ * \section p3o_plan_describe_example EXAMPLE
+ * \include api/p3o_plan_describe.c
+ * @{
+ */
 int p3o_plan_describe(p3o_plan_t plan, char *buf, size_t len);
+/** @} */
 
 /* ---------------------------------------------------------------- timers */
 
@@ -360,18 +589,63 @@ typedef struct p3o_timers {
     long   calls;
 } p3o_timers_t;
 
+/**
+ * \defgroup p3o_timers time spent in each stage of the transforms
+ *
+ * \section p3o_timers_return RETURN VALUE
+ * P3O_SUCCESS (0), or a negative P3O_ERR_* code (ERRORS).
+ *
+ * \section p3o_timers_errors ERRORS
+ * \retval P3O_ERR_PLAN Not a valid plan.
+ * \retval P3O_ERR_ARG timers is NULL (p3o_timers).
+ *
+ * \section p3o_timers_example EXAMPLE
+ * \include api/p3o_timers.c
+ * @{
+ */
 int p3o_timers(p3o_plan_t plan, p3o_timers_t *timers);
 int p3o_timers_reset(p3o_plan_t plan);
+/** @} */
 
 /* ---------------------------------------------------------------- names */
 
-/* "blocking", "pipelined_mpi", "pipelined_nbo"; "double", "single". */
+/**
+ * \defgroup p3o_mode_name names of modes and precisions
+ *
+ * The names: "blocking", "pipelined_mpi", "pipelined_nbo"; "double", "single".
+ *
+ * \section p3o_mode_name_return RETURN VALUE
+ * A static string, never NULL.
+ *
+ * \section p3o_mode_name_errors ERRORS
+ * None: a value out of range gives "unknown".
+ *
+ * \section p3o_mode_name_example EXAMPLE
+ * \include api/p3o_mode_name.c
+ * @{
+ */
 const char *p3o_mode_name(p3o_mode_t mode);
 const char *p3o_precision_name(p3o_precision_t precision);
+/** @} */
 
-/* Parse the names above; P3O_ERR_ARG if unknown. */
+/**
+ * \defgroup p3o_mode_from_name parse mode and precision names
+ *
+ * Parse the names above; P3O_ERR_ARG if unknown.
+ *
+ * \section p3o_mode_from_name_return RETURN VALUE
+ * P3O_SUCCESS (0), or a negative P3O_ERR_* code (ERRORS).
+ *
+ * \section p3o_mode_from_name_errors ERRORS
+ * \retval P3O_ERR_ARG name is NULL or not one of the names, or the output pointer is NULL.
+ *
+ * \section p3o_mode_from_name_example EXAMPLE
+ * \include api/p3o_mode_from_name.c
+ * @{
+ */
 int p3o_mode_from_name(const char *name, p3o_mode_t *mode);
 int p3o_precision_from_name(const char *name, p3o_precision_t *precision);
+/** @} */
 
 #ifdef __cplusplus
 }

@@ -2,9 +2,9 @@
 # Install the Debian 12 packages of one or more sets (default: all).
 #   scripts/install-deps.sh [lib] [test] [cluster] [guest] [all]
 #     lib      build the library, its engines, p3dfft_overlap, the Fortran
-#              modules and the man pages
+#              modules, the man pages and the HTML reference (doxygen)
 #     test     lib + what the test suites need (CMocka, Open MPI beside
-#              MPICH, valgrind, clang for TSan, groff and man)
+#              MPICH, valgrind, clang for TSan, groff, man and pandoc)
 #     cluster  lib + the emulated cluster (network namespaces, tc) and plots
 #     guest    lib + the Soft-RoCE guest (QEMU, a kernel image, busybox)
 #     all      every set: what scripts/test-all.sh runs
@@ -25,13 +25,17 @@ lib=(
   # optional: the zfp codec of compressed all-to-alls (meson -Dzfp=auto
   # builds it where libzfp is found, docs/compression.md)
   libzfp-dev
+  # the man pages and the HTML API reference from the headers (docs/meson.build);
+  # help2man: nbo_info(1) from its --help
+  doxygen help2man
 )
 test=(
   libcmocka-dev valgrind clang libclang-rt-14-dev
   # the Open MPI stage of scripts/test-all.sh
   openmpi-bin libopenmpi-dev
-  # man pages: groff renders them in tests/install, man finds them
-  man-db groff-base
+  # man pages: groff renders them in tests/install, man finds them; pandoc
+  # writes libnbo-mpi(7) from docs/pmpi.md (optional where building alone)
+  man-db groff-base pandoc
   # ps and pgrep: the fault tests and the tutorial's commands
   procps
 )

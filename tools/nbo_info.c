@@ -31,8 +31,8 @@
  * default), "settings", "invalid_engines", "unread" (-c and the default)
  * and "valid".  The exit status is the same.
  *
- * The options are in `usage` below (--help); scripts/gen-api-doc.py turns it
- * and this comment into the nbo_info(1) man page.
+ * The options are in `usage` below (--help); help2man turns it into the
+ * nbo_info(1) man page (docs/meson.build).
  */
 #include <getopt.h>
 #include <nbo.h>
