@@ -74,11 +74,12 @@ static const char usage[] =
     "usage: nbo_osu_coll [-c COLL[,COLL..]|all] [-m [MIN:]MAX | -m S1,S2,..] [-i N] [-x N]\n"
     "                    [-t CALLS] [-p] [-f] [-M osu,app] [-n N] [-r R] [-T SECONDS]\n"
     "                    [-o FILE.csv] [-L LABEL] [-C REF.csv]\n"
-    "  -c   alltoall, allreduce, reduce_scatter_block, allgather, allgatherv, bcast or all\n"
-    "       (default all).  A size is: bytes per peer (alltoall); the vector's bytes,\n"
-    "       MPI_FLOAT, MPI_SUM (allreduce; reduce_scatter_block: the whole vector, a block\n"
-    "       of size/P per rank); each rank's block (allgather, allgatherv); the message\n"
-    "       from root 0 (bcast)\n"
+    "  -c   alltoall, allreduce, reduce_scatter_block, allgather, allgatherv, bcast,\n"
+    "       barrier, reduce, gather or all (default all).  A size is: bytes per peer\n"
+    "       (alltoall); the vector's bytes, MPI_FLOAT, MPI_SUM (allreduce, reduce to root 0;\n"
+    "       reduce_scatter_block: the whole vector, a block of size/P per rank); each\n"
+    "       rank's block (allgather, allgatherv, gather to root 0); the message from\n"
+    "       root 0 (bcast); none (barrier: one row, size 0)\n"
     "  -m   OSU's MIN:MAX sweep of powers of two (default: the smallest to 1M), or a list;\n"
     "       K and M suffixes\n"
     "  -i, -x  timed and warm-up iterations of the OSU part (default OSU's: 1000 and 200\n"
@@ -615,7 +616,9 @@ int main(int argc, char **argv)
             print_osu_header(c, &o);
         for (int k = 0; k < o.nsizes; k++) {
             size_t size = oc_fit_size(c, o.sizes[k], nprocs);
-            if (size == 0 || (k > 0 && size == oc_fit_size(c, o.sizes[k - 1], nprocs)))
+            /* The barrier moves no data: one row, size 0. */
+            if (c == OC_BARRIER ? k > 0
+                                : size == 0 || (k > 0 && size == oc_fit_size(c, o.sizes[k - 1], nprocs)))
                 continue;
             row_t *r = &rows[n++];
             measure(c, size, &o, r);
