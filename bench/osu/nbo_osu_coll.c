@@ -117,15 +117,8 @@ static int parse_sizes(const char *arg, options_t *o)
         o->nsizes = 0;
         return o->min_size <= o->max_size ? 0 : -1;
     }
-    o->nsizes = 0;
-    for (const char *p = arg; *p;) {
-        size_t v = bench_size(p, &e);
-        if (!v || (*e && *e != ',') || o->nsizes == MAX_SIZES)
-            return -1;
-        o->sizes[o->nsizes++] = v;
-        p = *e ? e + 1 : e;
-    }
-    return 0;
+    o->nsizes = bench_size_list(arg, o->sizes, MAX_SIZES);
+    return o->nsizes > 0 ? 0 : -1;
 }
 
 static int parse_colls(const char *arg, options_t *o)
