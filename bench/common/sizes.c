@@ -21,3 +21,17 @@ size_t bench_size(const char *s, const char **end)
         *end = e;
     return (size_t)v;
 }
+
+int bench_size_list(const char *s, size_t *out, int max)
+{
+    int n = 0;
+    for (const char *p = s; *p;) {
+        const char *e;
+        size_t v = bench_size(p, &e);
+        if (!v || (*e && *e != ',') || n == max)
+            return -1;
+        out[n++] = v;
+        p = *e ? e + 1 : e;
+    }
+    return n;
+}

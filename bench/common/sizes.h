@@ -10,5 +10,8 @@
 /* The size at s, with an optional K, M or G (powers of 1024); 0 on error.
  * *end (if end) is set past what was read. */
 size_t bench_size(const char *s, const char **end);
+/* A comma list of sizes ("8,4K,1M") into out[0..max): their count, or -1
+ * when one is 0, malformed, or past max. */
+int bench_size_list(const char *s, size_t *out, int max);
 
 #endif

@@ -16,6 +16,9 @@ static const struct {
     [OC_ALLGATHER] = {"allgather", "MPI_Allgather", "MPI_Iallgather", "Allgather"},
     [OC_ALLGATHERV] = {"allgatherv", "MPI_Allgatherv", "MPI_Iallgatherv", "Allgatherv"},
     [OC_BCAST] = {"bcast", "MPI_Bcast", "MPI_Ibcast", "Broadcast"},
+    [OC_BARRIER] = {"barrier", "MPI_Barrier", "MPI_Ibarrier", "Barrier"},
+    [OC_REDUCE] = {"reduce", "MPI_Reduce", "MPI_Ireduce", "Reduce"},
+    [OC_GATHER] = {"gather", "MPI_Gather", "MPI_Igather", "Gather"},
 };
 
 const char *oc_name(oc_coll_t c) { return info[c].name; }
@@ -43,7 +46,9 @@ int oc_parse(const char *word, oc_coll_t *c)
 
 size_t oc_min_size(oc_coll_t c, int nprocs)
 {
-    if (c == OC_ALLREDUCE)
+    if (c == OC_BARRIER)
+        return 0;
+    if (c == OC_ALLREDUCE || c == OC_REDUCE)
         return sizeof(float);
     if (c == OC_REDUCE_SCATTER_BLOCK)
         return sizeof(float) * (size_t)nprocs;
@@ -53,6 +58,8 @@ size_t oc_min_size(oc_coll_t c, int nprocs)
 size_t oc_fit_size(oc_coll_t c, size_t size, int nprocs)
 {
     size_t unit = oc_min_size(c, nprocs);
+    if (unit == 0)
+        return 0;
     size_t fit = size / unit * unit;
     /* Every count and displacement must fit an int. */
     if (fit / unit * (size_t)nprocs > (size_t)0x7fffffff)
@@ -83,7 +90,8 @@ void oc_fill(oc_op_t *op)
                 op->send[(size_t)dst * op->size + i] = (char)byte_of(me, dst, i);
         break;
     case OC_ALLREDUCE:
-    case OC_REDUCE_SCATTER_BLOCK: {
+    case OC_REDUCE_SCATTER_BLOCK:
+    case OC_REDUCE: {
         float *s = (float *)(void *)op->send;
         for (size_t j = 0; j < op->send_bytes / sizeof(float); j++)
             s[j] = elem_of(me, j);
@@ -91,6 +99,7 @@ void oc_fill(oc_op_t *op)
     }
     case OC_ALLGATHER:
     case OC_ALLGATHERV:
+    case OC_GATHER:
         for (size_t i = 0; i < op->size; i++)
             op->send[i] = (char)byte_of(me, 0, i);
         break;
@@ -109,6 +118,9 @@ long oc_verify(const oc_op_t *op)
 {
     int P = op->nprocs, me = op->rank;
     long bad = 0;
+    /* The rooted ones deliver to root 0 only. */
+    if ((op->coll == OC_REDUCE || op->coll == OC_GATHER) && me != 0)
+        return 0;
     switch (op->coll) {
     case OC_ALLTOALL:
         for (int src = 0; src < P; src++)
@@ -116,7 +128,8 @@ long oc_verify(const oc_op_t *op)
                 bad += (unsigned char)op->recv[(size_t)src * op->size + i] != byte_of(src, me, i);
         break;
     case OC_ALLREDUCE:
-    case OC_REDUCE_SCATTER_BLOCK: {
+    case OC_REDUCE_SCATTER_BLOCK:
+    case OC_REDUCE: {
         const float *r = (const float *)(const void *)op->recv;
         size_t n = op->recv_bytes / sizeof(float);
         /* Reduce-scatter: this rank's block of the whole vector. */
@@ -127,6 +140,7 @@ long oc_verify(const oc_op_t *op)
     }
     case OC_ALLGATHER:
     case OC_ALLGATHERV:
+    case OC_GATHER:
         for (int src = 0; src < P; src++)
             for (size_t i = 0; i < op->size; i++)
                 bad += (unsigned char)op->recv[(size_t)src * op->size + i] != byte_of(src, 0, i);
@@ -204,6 +218,30 @@ static int call(oc_op_t *op, int kind) /* 0 blocking, 1 non-blocking, 2 persiste
 #else
              : MPI_ERR_UNSUPPORTED_OPERATION;
 #endif
+    case OC_BARRIER:
+        return kind == 0 ? MPI_Barrier(comm)
+             : kind == 1 ? MPI_Ibarrier(comm, q)
+#if OSU_HAVE_PERSISTENT
+             : MPI_Barrier_init(comm, MPI_INFO_NULL, q);
+#else
+             : MPI_ERR_UNSUPPORTED_OPERATION;
+#endif
+    case OC_REDUCE:
+        return kind == 0 ? MPI_Reduce(s, r, n, MPI_FLOAT, MPI_SUM, 0, comm)
+             : kind == 1 ? MPI_Ireduce(s, r, n, MPI_FLOAT, MPI_SUM, 0, comm, q)
+#if OSU_HAVE_PERSISTENT
+             : MPI_Reduce_init(s, r, n, MPI_FLOAT, MPI_SUM, 0, comm, MPI_INFO_NULL, q);
+#else
+             : MPI_ERR_UNSUPPORTED_OPERATION;
+#endif
+    case OC_GATHER:
+        return kind == 0 ? MPI_Gather(s, n, MPI_CHAR, r, n, MPI_CHAR, 0, comm)
+             : kind == 1 ? MPI_Igather(s, n, MPI_CHAR, r, n, MPI_CHAR, 0, comm, q)
+#if OSU_HAVE_PERSISTENT
+             : MPI_Gather_init(s, n, MPI_CHAR, r, n, MPI_CHAR, 0, comm, MPI_INFO_NULL, q);
+#else
+             : MPI_ERR_UNSUPPORTED_OPERATION;
+#endif
     default:
         return MPI_ERR_ARG;
     }
@@ -225,6 +263,7 @@ int oc_setup(oc_op_t *op, oc_coll_t c, size_t size, MPI_Comm comm, int persisten
         op->count = (int)size;
         break;
     case OC_ALLREDUCE:
+    case OC_REDUCE: /* every rank's receive buffer, only the root's filled */
         op->send_bytes = op->recv_bytes = size;
         op->count = (int)(size / sizeof(float));
         break;
@@ -235,9 +274,12 @@ int oc_setup(oc_op_t *op, oc_coll_t c, size_t size, MPI_Comm comm, int persisten
         break;
     case OC_ALLGATHER:
     case OC_ALLGATHERV:
+    case OC_GATHER:
         op->send_bytes = size;
         op->recv_bytes = P * size;
         op->count = (int)size;
+        break;
+    case OC_BARRIER:
         break;
     default: /* bcast: the message is recv */
         op->send_bytes = 0;
@@ -249,7 +291,7 @@ int oc_setup(oc_op_t *op, oc_coll_t c, size_t size, MPI_Comm comm, int persisten
     size_t align = page > 0 ? (size_t)page : 4096;
     void *s = NULL, *r = NULL;
     if (posix_memalign(&s, align, op->send_bytes ? op->send_bytes : 1) != 0 ||
-        posix_memalign(&r, align, op->recv_bytes) != 0) {
+        posix_memalign(&r, align, op->recv_bytes ? op->recv_bytes : 1) != 0) {
         free(s);
         return MPI_ERR_NO_MEM;
     }

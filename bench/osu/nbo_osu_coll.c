@@ -32,8 +32,8 @@
  */
 #define _GNU_SOURCE /* RTLD_DEFAULT */
 #include "sizes.h"
-#include "stats.h"
 #include "busy.h"
+#include "loops.h"
 #include "osu.h"
 
 #include <dlfcn.h>
@@ -46,7 +46,7 @@
 
 #define MAX_SIZES 64
 #define MAX_ITERS 1000000
-#define MAX_BLOCKS 101
+#define MAX_BLOCKS BENCH_APP_MAX_BLOCKS
 
 static MPI_Comm world;
 static int rank, nprocs;
@@ -74,11 +74,12 @@ static const char usage[] =
     "usage: nbo_osu_coll [-c COLL[,COLL..]|all] [-m [MIN:]MAX | -m S1,S2,..] [-i N] [-x N]\n"
     "                    [-t CALLS] [-p] [-f] [-M osu,app] [-n N] [-r R] [-T SECONDS]\n"
     "                    [-o FILE.csv] [-L LABEL] [-C REF.csv]\n"
-    "  -c   alltoall, allreduce, reduce_scatter_block, allgather, allgatherv, bcast or all\n"
-    "       (default all).  A size is: bytes per peer (alltoall); the vector's bytes,\n"
-    "       MPI_FLOAT, MPI_SUM (allreduce; reduce_scatter_block: the whole vector, a block\n"
-    "       of size/P per rank); each rank's block (allgather, allgatherv); the message\n"
-    "       from root 0 (bcast)\n"
+    "  -c   alltoall, allreduce, reduce_scatter_block, allgather, allgatherv, bcast,\n"
+    "       barrier, reduce, gather or all (default all).  A size is: bytes per peer\n"
+    "       (alltoall); the vector's bytes, MPI_FLOAT, MPI_SUM (allreduce, reduce to root 0;\n"
+    "       reduce_scatter_block: the whole vector, a block of size/P per rank); each\n"
+    "       rank's block (allgather, allgatherv, gather to root 0); the message from\n"
+    "       root 0 (bcast); none (barrier: one row, size 0)\n"
     "  -m   OSU's MIN:MAX sweep of powers of two (default: the smallest to 1M), or a list;\n"
     "       K and M suffixes\n"
     "  -i, -x  timed and warm-up iterations of the OSU part (default OSU's: 1000 and 200\n"
@@ -116,15 +117,8 @@ static int parse_sizes(const char *arg, options_t *o)
         o->nsizes = 0;
         return o->min_size <= o->max_size ? 0 : -1;
     }
-    o->nsizes = 0;
-    for (const char *p = arg; *p;) {
-        size_t v = bench_size(p, &e);
-        if (!v || (*e && *e != ',') || o->nsizes == MAX_SIZES)
-            return -1;
-        o->sizes[o->nsizes++] = v;
-        p = *e ? e + 1 : e;
-    }
-    return 0;
+    o->nsizes = bench_size_list(arg, o->sizes, MAX_SIZES);
+    return o->nsizes > 0 ? 0 : -1;
 }
 
 static int parse_colls(const char *arg, options_t *o)
@@ -365,12 +359,6 @@ static long served(void)
     return n;
 }
 
-static double agree_max(double v)
-{
-    MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_DOUBLE, MPI_MAX, world);
-    return v;
-}
-
 /* ---------------------------------------------------------- measurement */
 
 typedef struct row {
@@ -385,9 +373,21 @@ typedef struct row {
     long served, errors;
 } row_t;
 
-/* OSU's: per-rank means over the timed iterations, averaged over ranks. */
-static void osu_part(oc_op_t *op, const options_t *o, double probe, row_t *r)
+/* The loops' exchange (bench/common/loops.h): this collective's MPI calls. */
+static int xchg_start(void *op) { return oc_start(op); }
+static int xchg_wait(void *op) { return oc_wait(op); }
+static int xchg_blocking(void *op) { return oc_blocking(op); }
+static int xchg_sync(void *op) { (void)op; return MPI_Barrier(world); }
+
+static void xchg_fail(const bench_xchg_t *x, const char *what, int rc)
 {
+    die(what, ((const oc_op_t *)x->ctx)->coll, rc);
+}
+
+/* OSU's: per-rank means over the timed iterations, averaged over ranks. */
+static void osu_part(const bench_xchg_t *x, const options_t *o, double probe, row_t *r)
+{
+    const oc_op_t *op = x->ctx;
     int small = op->size <= 8192;
     int iters = o->iters ? o->iters : small ? 1000 : 100;
     int skip = o->skip > 0 ? o->skip : o->skip < 0 ? 0 : small ? 200 : 10;
@@ -395,129 +395,28 @@ static void osu_part(oc_op_t *op, const options_t *o, double probe, row_t *r)
         iters = o->min_time / probe < MAX_ITERS ? (int)ceil(o->min_time / probe) : MAX_ITERS;
     r->iters = iters;
 
-    double pure = 0;
-    for (int i = 0; i < skip + iters; i++) {
-        MPI_Barrier(world);
-        double t0 = now_s();
-        CHECK(oc_start(op), "start", op->coll);
-        CHECK(oc_wait(op), "wait", op->coll);
-        if (i >= skip)
-            pure += now_s() - t0;
-    }
-    double latency = pure / iters; /* this rank's: its compute lasts as long */
-
-    double f[6] = {0}; /* overall, compute, init, test, wait, pure */
-    for (int i = 0; i < skip + iters; i++) {
-        MPI_Barrier(world);
-        double t0 = now_s();
-        CHECK(oc_start(op), "start", op->coll);
-        double t1 = now_s();
-        double test = busy_for_time(latency, o->tests, oc_test, op);
-        double t2 = now_s();
-        CHECK(oc_wait(op), "wait", op->coll);
-        double t3 = now_s();
-        if (i >= skip) {
-            f[0] += t3 - t0, f[1] += t2 - t1 - test, f[2] += t1 - t0;
-            f[3] += test, f[4] += t3 - t2;
-        }
-    }
-    f[5] = pure;
-    for (int k = 0; k < 6; k++)
-        f[k] = f[k] * 1e6 / iters / nprocs;
-    MPI_Allreduce(MPI_IN_PLACE, f, 6, MPI_DOUBLE, MPI_SUM, world);
-    r->overall = f[0], r->compute = f[1], r->init = f[2], r->test = f[3], r->wait = f[4];
-    r->pure = f[5];
-    double ov = r->pure > 0 ? 100.0 - 100.0 * (r->overall - r->compute) / r->pure : 0;
-    r->overlap = ov > 0 ? ov : 0; /* OSU clamps at 0 */
+    double f[BF_N] = {0};
+    /* This rank's latency: its compute lasts as long. */
+    double latency = bench_pure_phase(x, skip, iters, f);
+    bench_osu_phase(x, latency, skip, iters, f);
+    bench_per_operation(f, iters, 0, rate_idle);
+    bench_rank_mean(f, world);
+    r->overall = f[BF_OVERALL], r->compute = f[BF_COMPUTE], r->init = f[BF_INIT];
+    r->test = f[BF_TEST], r->wait = f[BF_WAIT], r->pure = f[BF_PURE];
+    r->overlap = bench_osu_overlap(f);
 }
 
-enum { K_COMPUTE, K_EXCHANGE, K_BLOCKING, K_OVERLAPPED, K_N };
-
-static void run_block(int kind, oc_op_t *op, int n, long units)
+/* The application loop (bench_app_loop): compute as long as -C's
+ * reference, if it has this collective and size. */
+static void app_part(const bench_xchg_t *x, const options_t *o, double probe, double ref_s,
+                     row_t *r)
 {
-    for (int i = 0; i < n; i++) {
-        switch (kind) {
-        case K_COMPUTE:
-            busy_work(units);
-            break;
-        case K_EXCHANGE:
-            CHECK(oc_start(op), "start", op->coll);
-            CHECK(oc_wait(op), "wait", op->coll);
-            break;
-        case K_BLOCKING:
-            CHECK(oc_blocking(op), "blocking call", op->coll);
-            break;
-        default:
-            CHECK(oc_start(op), "start", op->coll);
-            busy_work(units);
-            CHECK(oc_wait(op), "wait", op->coll);
-            break;
-        }
-    }
-}
-
-/* The application loop: blocks of each kind in rotating order, so that a
- * shared machine's drift falls on all kinds alike; medians. */
-static void app_part(oc_op_t *op, const options_t *o, double probe, double ref_s, row_t *r)
-{
-    int n = o->app_n;
-    if (o->min_time > 0 && probe > 0 && o->min_time / probe > n)
-        n = o->min_time / probe < MAX_ITERS ? (int)ceil(o->min_time / probe) : MAX_ITERS;
-    int R = o->app_blocks;
-    r->app_n = n, r->app_blocks = R;
-
-    /* The compute lasts as long as this loop's own exchange: a block of
-     * them back to back (after one of each form), the slowest rank's time
-     * per iteration; or as long as -C's reference. */
-    MPI_Barrier(world);
-    run_block(K_EXCHANGE, op, 1, 0);
-    MPI_Barrier(world);
-    run_block(K_BLOCKING, op, 1, 0);
-    MPI_Barrier(world);
-    double t_cal = now_s();
-    run_block(K_EXCHANGE, op, n, 0);
-    double exch = agree_max((now_s() - t_cal) / n);
-    /* The same work in every configuration: at the core's best measured
-     * speed, not at a calibration that something else disturbed. */
-    double core_rate = rate > rate_idle ? rate : rate_idle;
-    long units = (long)((ref_s > 0 ? ref_s : exch) * core_rate);
-    if (units < 1)
-        units = 1;
-    r->ref = ref_s > 0;
-    /* -T for the blocks: an overlapped iteration lasts at least as long as
-     * the exchange and as the compute (the probe may have been far
-     * shorter than -C's compute). */
-    double iter = exch > ref_s ? exch : ref_s;
-    n = o->app_n;
-    if (o->min_time > 0 && iter > 0 && o->min_time / iter > n)
-        n = o->min_time / iter < MAX_ITERS ? (int)ceil(o->min_time / iter) : MAX_ITERS;
-    r->app_n = n;
-    MPI_Barrier(world);
-    run_block(K_COMPUTE, op, 1, units);
-    MPI_Barrier(world);
-    run_block(K_OVERLAPPED, op, 1, units);
-
-    double t[K_N][MAX_BLOCKS], own_comp[MAX_BLOCKS];
-    for (int b = 0; b < R; b++)
-        for (int j = 0; j < K_N; j++) {
-            int k = (j + b) % K_N;
-            MPI_Barrier(world);
-            double t0 = now_s();
-            run_block(k, op, n, units);
-            double dt = (now_s() - t0) / n;
-            if (k == K_COMPUTE)
-                own_comp[b] = dt;
-            t[k][b] = agree_max(dt);
-        }
-    r->app_comp = bench_median(t[K_COMPUTE], R) * 1e6;
-    r->app_exch = bench_median(t[K_EXCHANGE], R) * 1e6;
-    r->app_block = bench_median(t[K_BLOCKING], R) * 1e6;
-    r->app_ovl = bench_median(t[K_OVERLAPPED], R) * 1e6;
-    r->hidden = r->app_exch > 0 ? 100.0 * (r->app_comp + r->app_exch - r->app_ovl) / r->app_exch : 0;
-    r->nb_vs_blocking = r->app_block > 0 ? r->app_exch / r->app_block : 0;
-    /* The work alone against the same work on an idle core (before
-     * MPI_Init): above 1, something else took this rank's core. */
-    r->comp_vs_idle = agree_max(rate_idle > 0 ? bench_median(own_comp, R) / (units / rate_idle) : 0);
+    bench_app_t a = {.n = o->app_n, .blocks = o->app_blocks, .min_time = o->min_time,
+                     .ref_s = ref_s};
+    bench_app_loop(x, probe, rate, rate_idle, &a);
+    r->app_n = a.n, r->app_blocks = a.blocks, r->ref = a.ref;
+    r->app_comp = a.comp, r->app_exch = a.exch, r->app_block = a.block, r->app_ovl = a.ovl;
+    r->hidden = a.hidden, r->nb_vs_blocking = a.nb_vs_blocking, r->comp_vs_idle = a.comp_vs_idle;
 }
 
 static void measure(oc_coll_t c, size_t size, const options_t *o, row_t *r)
@@ -540,13 +439,16 @@ static void measure(oc_coll_t c, size_t size, const options_t *o, row_t *r)
     double probe = now_s();
     CHECK(oc_start(&op), "start", c);
     CHECK(oc_wait(&op), "wait", c);
-    probe = agree_max(now_s() - probe);
+    probe = bench_agree_max(world, now_s() - probe);
     bad += oc_verify(&op);
 
+    bench_xchg_t x = {.start = xchg_start, .wait = xchg_wait, .blocking = xchg_blocking,
+                      .sync = xchg_sync, .test = oc_test, .ctx = &op, .tests = o->tests,
+                      .comm = world, .fail = xchg_fail};
     if (o->osu)
-        osu_part(&op, o, probe, r);
+        osu_part(&x, o, probe, r);
     if (o->app)
-        app_part(&op, o, probe, ref_exchange(c, size), r);
+        app_part(&x, o, probe, ref_exchange(c, size), r);
     /* The data once more, after every timed operation. */
     oc_fill(&op);
     MPI_Barrier(world);
@@ -707,7 +609,9 @@ int main(int argc, char **argv)
             print_osu_header(c, &o);
         for (int k = 0; k < o.nsizes; k++) {
             size_t size = oc_fit_size(c, o.sizes[k], nprocs);
-            if (size == 0 || (k > 0 && size == oc_fit_size(c, o.sizes[k - 1], nprocs)))
+            /* The barrier moves no data: one row, size 0. */
+            if (c == OC_BARRIER ? k > 0
+                                : size == 0 || (k > 0 && size == oc_fit_size(c, o.sizes[k - 1], nprocs)))
                 continue;
             row_t *r = &rows[n++];
             measure(c, size, &o, r);

@@ -24,6 +24,9 @@
 #define MPI_Allgather_init MPIX_Allgather_init
 #define MPI_Allgatherv_init MPIX_Allgatherv_init
 #define MPI_Bcast_init MPIX_Bcast_init
+#define MPI_Barrier_init MPIX_Barrier_init
+#define MPI_Reduce_init MPIX_Reduce_init
+#define MPI_Gather_init MPIX_Gather_init
 #endif
 #endif
 #ifndef OSU_HAVE_PERSISTENT
@@ -37,6 +40,9 @@ typedef enum {
     OC_ALLGATHER,            /* size: each rank's block, MPI_CHAR            */
     OC_ALLGATHERV,           /* size: each rank's block (equal counts)       */
     OC_BCAST,                /* size: the message from root 0, MPI_CHAR      */
+    OC_BARRIER,              /* no data: one row, size 0                     */
+    OC_REDUCE,               /* size: the vector's bytes, MPI_FLOAT, MPI_SUM, to root 0 */
+    OC_GATHER,               /* size: each rank's block to root 0, MPI_CHAR  */
     OC_N
 } oc_coll_t;
 
@@ -47,8 +53,9 @@ const char *oc_mpi_name(oc_coll_t c, int nonblocking);
 const char *oc_title(oc_coll_t c);
 int oc_parse(const char *word, oc_coll_t *c);
 /* The smallest size that makes sense at P ranks (one element; one per
- * rank's block for reduce_scatter_block); the largest whole number of
- * those not above size (0: none). */
+ * rank's block for reduce_scatter_block; 0 for the barrier, which moves
+ * no data); the largest whole number of those not above size (0: none,
+ * and always for the barrier). */
 size_t oc_min_size(oc_coll_t c, int nprocs);
 size_t oc_fit_size(oc_coll_t c, size_t size, int nprocs);
 

@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "busy.h" /* now_s, cpu_s and the work (bench/common) */
+#include "threads.h" /* the ceiling's exchange thread's name (bench/common) */
 #include "nbo.h"
 
 #define BENCH_MAX_CONC 64   /* most concurrent all-to-alls (-c) */
@@ -152,44 +153,6 @@ int  method_wait(method_t *m);
 /* The barrier between iterations, on the method's own connections: MPI's
  * for the MPI rows, the nbo communicator's for nbo rows (-B own). */
 int  method_barrier(method_t *m, MPI_Comm comm);
-
-/* ------------------------------------------------------------- compute */
-
-/* Busy compute until `seconds` of wall time have passed (OSU's dummy
- * compute), with `tests` method_test calls spread over it.  Returns the time
- * spent in the test calls. */
-double compute_for_time(double seconds, method_t *m, int tests);
-/* A fixed amount of work, independent of time (units calibrated below),
- * with `tests` method_test calls spread over it.  Returns test time. */
-double compute_work(double units, method_t *m, int tests);
-/* Work units per second on this core, measured alone. */
-double compute_calibrate(void);
-
-/* The calling thread's CPU time inside the test calls so far (seconds). */
-double compute_test_cpu(void);
-
-/* ------------------------------------------------------------- threads */
-
-#define BENCH_MAX_THREADS 256
-/* The ceiling's exchange thread: counted as the row's own, as libnbo's
- * progress thread ("nbo-progress") is for the nbo rows. */
-#define THREADS_EXCHANGE_NAME "ovl-exchange"
-
-/* Every thread of the process but the caller, with its CPU time and
- * whether it is the collective library's own (threads.c). */
-typedef struct threads {
-    int n;
-    int tid[BENCH_MAX_THREADS];
-    double cpu[BENCH_MAX_THREADS];
-    int own[BENCH_MAX_THREADS];
-} threads_t;
-
-/* The calling thread's CPU clock (seconds). */
-double thread_cpu_s(void);
-void threads_snapshot(threads_t *t);
-/* Adds the CPU seconds from a to b of the library's own threads to *own,
- * of every other thread to *other. */
-void threads_delta(const threads_t *a, const threads_t *b, double *own, double *other);
 
 /* ------------------------------------------------------------- ceiling */
 

@@ -62,15 +62,7 @@ static int parse_colls(const char *s, lat_options_t *o)
 
 static int parse_sizes(const char *s, lat_options_t *o)
 {
-    o->nsizes = 0;
-    for (const char *p = s; p && *p && o->nsizes < BENCH_MAX_SIZES;) {
-        const char *end;
-        size_t v = bench_size(p, &end);
-        if (v < 1 || (*end && *end != ','))
-            return -1;
-        o->sizes[o->nsizes++] = v;
-        p = *end ? end + 1 : NULL;
-    }
+    o->nsizes = bench_size_list(s, o->sizes, BENCH_MAX_SIZES);
     return o->nsizes > 0 ? 0 : -1;
 }
 

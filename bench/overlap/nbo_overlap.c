@@ -13,13 +13,12 @@
  * Every figure is the average over ranks of per-rank means, as OSU reports.
  * See docs/benchmarks.md for the formulas and how to run it.
  */
-#define _GNU_SOURCE /* RUSAGE_THREAD */
 #include "bench.h"
+#include "loops.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
 static MPI_Comm world;
 static int rank, nprocs;
@@ -37,179 +36,66 @@ static void die(const char *what, const char *name)
 
 /* ------------------------------------------------------------ averaging */
 
-enum { F_OVERALL, F_COMPUTE, F_INIT, F_TEST, F_WAIT, F_PURE, F_WORK_OVERALL, F_ALONE,
-       F_CPU_PURE, F_CPU_WORK, F_ALONE_VS_IDLE, F_ERRORS, F_START_PREEMPT, F_CPU_LIB,
-       F_CPU_PROV, F_N };
-
-/* Per operation (us) from sums over iters; the ratio of the compute alone
- * to the same units on an idle core. */
-static void per_operation(double f[F_N], int iters, double units)
+/* The rank means of f's sums over iters, into r (bench/common/loops.h). */
+static void average(double f[BF_N], int iters, double units, result_t *r)
 {
-    for (int i = 0; i < F_N; i++)
-        if (i == F_START_PREEMPT)
-            f[i] /= iters;
-        else if (i != F_ERRORS && i != F_ALONE_VS_IDLE)
-            f[i] = f[i] * 1e6 / iters;
-    f[F_ALONE_VS_IDLE] = units > 0 && rate_idle > 0 ? f[F_ALONE] * 1e-6 / (units / rate_idle) : 0;
-}
-
-static void average(double local[F_N], result_t *r)
-{
-    double sum[F_N];
-    MPI_Reduce(local, sum, F_N, MPI_DOUBLE, MPI_SUM, 0, world);
-    if (rank != 0)
-        return;
-    double *f = sum;
-    for (int i = 0; i < F_N; i++)
-        if (i != F_ERRORS)
-            f[i] /= nprocs;
-    r->overall = f[F_OVERALL], r->compute = f[F_COMPUTE], r->init = f[F_INIT];
-    r->test = f[F_TEST], r->wait = f[F_WAIT], r->pure = f[F_PURE];
-    r->work_overall = f[F_WORK_OVERALL], r->compute_alone = f[F_ALONE];
-    r->cpu_pure = f[F_CPU_PURE], r->cpu_work = f[F_CPU_WORK];
-    r->cpu_lib = f[F_CPU_LIB], r->cpu_prov = f[F_CPU_PROV];
-    r->alone_vs_idle = f[F_ALONE_VS_IDLE];
-    r->start_preempt = f[F_START_PREEMPT];
-    r->errors = (int)f[F_ERRORS];
-    if (r->pure > 0 && r->has_overlap) {
-        double o = 100.0 - 100.0 * (r->overall - r->compute) / r->pure;
-        r->overlap = o > 0 ? o : 0; /* OSU clamps at 0 */
-        r->work_overlap = 100.0 * (1.0 - (r->work_overall - r->compute_alone) / r->pure);
+    bench_per_operation(f, iters, units, rate_idle);
+    bench_rank_mean(f, world);
+    r->overall = f[BF_OVERALL], r->compute = f[BF_COMPUTE], r->init = f[BF_INIT];
+    r->test = f[BF_TEST], r->wait = f[BF_WAIT], r->pure = f[BF_PURE];
+    r->work_overall = f[BF_WORK_OVERALL], r->compute_alone = f[BF_ALONE];
+    r->cpu_pure = f[BF_CPU_PURE], r->cpu_work = f[BF_CPU_WORK];
+    r->cpu_lib = f[BF_CPU_LIB], r->cpu_prov = f[BF_CPU_PROV];
+    r->alone_vs_idle = f[BF_ALONE_VS_IDLE];
+    r->start_preempt = f[BF_START_PREEMPT];
+    r->errors = (int)f[BF_ERRORS];
+    if (r->has_overlap) {
+        r->overlap = bench_osu_overlap(f);
+        r->work_overlap = bench_work_overlap(f);
     }
 }
 
 /* ---------------------------------------------------------- measurement */
 
-/* One method's exchange, as the three phases drive it: an nbo or MPI
- * method (m, b), or the ceiling's sockets (s, and w for the exchange on a
- * thread of its own).  m and tests also give the test calls spread over
- * the compute (NULL and 0: none).  sync is the barrier before each
- * iteration, the row's own or MPI's (options_t.own_barrier). */
-typedef struct exchange exchange_t;
-struct exchange {
-    int (*once)(const exchange_t *x); /* pure phase: start and wait */
-    int (*start)(const exchange_t *x);
-    int (*wait)(const exchange_t *x);
-    int (*sync)(const exchange_t *x);
+/* The loops' exchange: an nbo or MPI method (m, b), or the ceiling's
+ * sockets (s, and w for the exchange on a thread of its own).  The
+ * barrier before each iteration is the row's own or MPI's
+ * (options_t.own_barrier). */
+typedef struct row_xchg {
     method_t *m;
     buffers_t *b;
     socket_mesh_t *s;
     socket_worker_t *w;
-    int tests;
     const char *name;
-};
+} row_xchg_t;
 
-static int method_exchange_start(const exchange_t *x) { return method_start(x->m, x->b, world); }
-static int method_exchange_wait(const exchange_t *x) { return method_wait(x->m); }
-static int method_exchange_sync(const exchange_t *x) { return method_barrier(x->m, world); }
-
-static int method_exchange_once(const exchange_t *x)
+static void row_fail(const bench_xchg_t *x, const char *what, int rc)
 {
-    int rc = method_start(x->m, x->b, world);
-    return rc != 0 ? rc : method_wait(x->m);
+    (void)rc;
+    die(what, ((const row_xchg_t *)x->ctx)->name);
 }
 
-static int socket_exchange_alltoall(const exchange_t *x) { return socket_mesh_alltoall(x->s, x->b); }
+static int method_xchg_start(void *c) { row_xchg_t *r = c; return method_start(r->m, r->b, world); }
+static int method_xchg_wait(void *c) { return method_wait(((row_xchg_t *)c)->m); }
+static int method_xchg_sync(void *c) { return method_barrier(((row_xchg_t *)c)->m, world); }
 
-static int socket_exchange_start(const exchange_t *x)
+static void method_xchg_test(void *c)
 {
-    socket_worker_post(x->w);
+    int done;
+    method_test(((row_xchg_t *)c)->m, &done);
+}
+
+static int socket_xchg_alltoall(void *c) { row_xchg_t *r = c; return socket_mesh_alltoall(r->s, r->b); }
+
+static int socket_xchg_start(void *c)
+{
+    socket_worker_post(((row_xchg_t *)c)->w);
     return 0;
 }
 
-static int socket_exchange_wait(const exchange_t *x) { return socket_worker_wait(x->w); }
-
-static int socket_exchange_sync(const exchange_t *x) { return socket_mesh_barrier(x->s); }
-static int mpi_sync(const exchange_t *x) { (void)x; return MPI_Barrier(world); }
-
-static void sync_ranks(const exchange_t *x)
-{
-    if (x->sync(x) != 0)
-        die("barrier", x->name);
-}
-
-/* Times the calling thread was preempted so far: a start call that wakes a
- * thread which then takes the caller's core pays for it in Init. */
-static long preempted(void)
-{
-    struct rusage ru;
-    return getrusage(RUSAGE_THREAD, &ru) == 0 ? ru.ru_nivcsw : 0;
-}
-
-/* OSU: compute for as long as this rank's pure latency, by the clock. */
-static void osu_phase(const exchange_t *x, double pure, int skip, int iters, double f[F_N])
-{
-    for (int i = 0; i < skip + iters; i++) {
-        sync_ranks(x);
-        long p0 = preempted();
-        double t0 = now_s();
-        if (x->start(x) != 0)
-            die("start", x->name);
-        double t1 = now_s();
-        long p1 = preempted();
-        double test = compute_for_time(pure, x->m, x->tests);
-        double t2 = now_s();
-        if (x->wait(x) != 0)
-            die("wait", x->name);
-        double t3 = now_s();
-        if (i >= skip) {
-            f[F_OVERALL] += t3 - t0, f[F_INIT] += t1 - t0, f[F_START_PREEMPT] += (double)(p1 - p0);
-            f[F_COMPUTE] += t2 - t1 - test, f[F_TEST] += test, f[F_WAIT] += t3 - t2;
-        }
-    }
-}
-
-/* Work-based: `units` of work, the amount that takes the pure latency
- * alone.  Each overlapped run follows a run of the same work alone, so that
- * on a shared, noisy machine both see the same conditions.  The overlapped
- * run's CPU is also split by thread: the library's own (its threads, and
- * the caller inside start, test and wait) and every other thread's; the
- * thread snapshots are taken outside the timed part. */
-static void work_phase(const exchange_t *x, double units, int skip, int iters, double f[F_N])
-{
-    static threads_t th0, th1;
-    for (int i = 0; i < skip + iters; i++) {
-        sync_ranks(x);
-        double t0 = now_s();
-        compute_work(units, NULL, x->tests);
-        double alone = now_s() - t0;
-        sync_ranks(x);
-        threads_snapshot(&th0);
-        double tests0 = compute_test_cpu();
-        t0 = now_s();
-        double c0 = cpu_s(), k0 = thread_cpu_s();
-        if (x->start(x) != 0)
-            die("start", x->name);
-        double k1 = thread_cpu_s();
-        compute_work(units, x->m, x->tests);
-        double k2 = thread_cpu_s();
-        if (x->wait(x) != 0)
-            die("wait", x->name);
-        double k3 = thread_cpu_s(), t1 = now_s(), c1 = cpu_s();
-        threads_snapshot(&th1);
-        if (i >= skip) {
-            f[F_WORK_OVERALL] += t1 - t0, f[F_CPU_WORK] += c1 - c0;
-            f[F_ALONE] += alone;
-            f[F_CPU_LIB] += k1 - k0 + k3 - k2 + compute_test_cpu() - tests0;
-            threads_delta(&th0, &th1, &f[F_CPU_LIB], &f[F_CPU_PROV]);
-        }
-    }
-}
-
-/* Pure communication: start and wait, nothing else.  Returns the mean. */
-static double pure_phase(const exchange_t *x, int skip, int iters, double f[F_N])
-{
-    for (int i = 0; i < skip + iters; i++) {
-        sync_ranks(x);
-        double t0 = now_s(), c0 = cpu_s();
-        if (x->once(x) != 0)
-            die("exchange", x->name);
-        double t1 = now_s(), c1 = cpu_s();
-        if (i >= skip)
-            f[F_PURE] += t1 - t0, f[F_CPU_PURE] += c1 - c0;
-    }
-    return f[F_PURE] / iters;
-}
+static int socket_xchg_wait(void *c) { return socket_worker_wait(((row_xchg_t *)c)->w); }
+static int socket_xchg_sync(void *c) { return socket_mesh_barrier(((row_xchg_t *)c)->s); }
+static int mpi_sync(void *c) { (void)c; return MPI_Barrier(world); }
 
 /* Every rank runs the same counts: those of the slowest rank's probe. */
 static void fit_run(const options_t *o, size_t size, double probe, int *iters, int *skip)
@@ -221,7 +107,7 @@ static void fit_run(const options_t *o, size_t size, double probe, int *iters, i
 static void measure(method_t *m, buffers_t *b, const options_t *o, double rate, result_t *r)
 {
     int iters, skip;
-    double f[F_N] = {0};
+    double f[BF_N] = {0};
     r->has_overlap = m->kind != METHOD_BLOCKING;
 
     coll_fill(m->coll, b, m->conc, rank);
@@ -237,26 +123,26 @@ static void measure(method_t *m, buffers_t *b, const options_t *o, double rate, 
         die(coll_name(m->coll), m->name);
     probe = now_s() - probe;
     if (o->check)
-        f[F_ERRORS] = coll_verify(m->coll, b, m->conc, rank,
-                                  m->kind == METHOD_NBO
-                                      ? coll_tolerance(m->config.codec, m->config.codec_rate)
-                                      : 0);
+        f[BF_ERRORS] = coll_verify(m->coll, b, m->conc, rank,
+                                   m->kind == METHOD_NBO
+                                       ? coll_tolerance(m->config.codec, m->config.codec_rate)
+                                       : 0);
     fit_run(o, b->size, probe, &iters, &skip);
     r->iters = iters;
 
-    exchange_t x = {.once = method_exchange_once, .start = method_exchange_start,
-                    .wait = method_exchange_wait, .sync = method_exchange_sync,
-                    .m = m, .b = b, .tests = o->tests, .name = m->name};
-    double pure = pure_phase(&x, skip, iters, f), units = 0;
+    row_xchg_t rx = {.m = m, .b = b, .name = m->name};
+    bench_xchg_t x = {.start = method_xchg_start, .wait = method_xchg_wait,
+                      .sync = method_xchg_sync, .test = method_xchg_test, .ctx = &rx,
+                      .tests = o->tests, .comm = world, .fail = row_fail};
+    double pure = bench_pure_phase(&x, skip, iters, f), units = 0;
 
     if (r->has_overlap) {
         units = pure * rate;
-        osu_phase(&x, pure, skip, iters, f);
-        work_phase(&x, units, skip, iters, f);
+        bench_osu_phase(&x, pure, skip, iters, f);
+        bench_work_phase(&x, units, skip, iters, f);
     }
     method_unprepare(m);
-    per_operation(f, iters, units);
-    average(f, r);
+    average(f, iters, units, r);
 }
 
 /* The testbed's ceilings, from plain TCP sockets between the same ranks,
@@ -271,7 +157,7 @@ static void measure(method_t *m, buffers_t *b, const options_t *o, double rate, 
 static void measure_ceiling(socket_mesh_t *s, buffers_t *b, const options_t *o, double rate,
                             result_t *r)
 {
-    double f[F_N] = {0};
+    double f[BF_N] = {0};
     r->has_overlap = 1;
     coll_fill(COLL_ALLTOALL, b, 1, rank);
     /* The first exchange sizes the run, as for the other rows. */
@@ -281,25 +167,25 @@ static void measure_ceiling(socket_mesh_t *s, buffers_t *b, const options_t *o, 
         die("socket exchange", "ceiling");
     probe = now_s() - probe;
     if (o->check)
-        f[F_ERRORS] = coll_verify(COLL_ALLTOALL, b, 1, rank, 0);
+        f[BF_ERRORS] = coll_verify(COLL_ALLTOALL, b, 1, rank, 0);
     int iters, skip;
     fit_run(o, b->size, probe, &iters, &skip);
     r->iters = iters;
-    exchange_t x = {.once = socket_exchange_alltoall, .start = socket_exchange_start,
-                    .wait = socket_exchange_wait,
-                    .sync = o->own_barrier ? socket_exchange_sync : mpi_sync, .b = b, .s = s,
-                    .name = "ceiling"};
-    double pure = pure_phase(&x, skip, iters, f), units = pure * rate;
+    row_xchg_t rx = {.b = b, .s = s, .name = "ceiling"};
+    bench_xchg_t x = {.once = socket_xchg_alltoall, .start = socket_xchg_start,
+                      .wait = socket_xchg_wait,
+                      .sync = o->own_barrier ? socket_xchg_sync : mpi_sync, .ctx = &rx,
+                      .comm = world, .fail = row_fail};
+    double pure = bench_pure_phase(&x, skip, iters, f), units = pure * rate;
     /* The worker owns the sockets only while an exchange runs: the
      * barrier between exchanges may use them. */
-    x.w = socket_worker_start(s, b);
-    if (!x.w)
+    rx.w = socket_worker_start(s, b);
+    if (!rx.w)
         die("socket worker thread", "ceiling");
-    osu_phase(&x, pure, skip, iters, f);
-    work_phase(&x, units, skip, iters, f);
-    socket_worker_stop(x.w);
-    per_operation(f, iters, units);
-    average(f, r);
+    bench_osu_phase(&x, pure, skip, iters, f);
+    bench_work_phase(&x, units, skip, iters, f);
+    socket_worker_stop(rx.w);
+    average(f, iters, units, r);
 }
 
 /* -------------------------------------------------------------- methods */
@@ -393,7 +279,7 @@ static void fill_ids(result_t *r, const method_t *m, size_t size)
 int main(int argc, char **argv)
 {
     int provided;
-    rate_idle = compute_calibrate();
+    rate_idle = busy_calibrate();
     /* The progress thread needs MPI_THREAD_MULTIPLE; ask for it for every
      * method so that all rows run under the same MPI. */
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
@@ -424,7 +310,7 @@ int main(int argc, char **argv)
     if (!b.send || !b.recv)
         die("malloc", "buffers");
 
-    double rate = compute_calibrate();
+    double rate = busy_calibrate();
     if (rank == 0) {
         const char *tls = getenv("UCX_TLS");
         printf("# nbo_overlap (libnbo %s): %d ranks, MPI thread level %s, UCX_TLS=%s\n",

@@ -110,10 +110,12 @@ int options_parse(int argc, char **argv, options_t *o, int rank)
             break;
         }
         case 'S':
-            for (char *p = optarg; p && *p && o->nsizes < BENCH_MAX_SIZES;) {
-                o->sizes[o->nsizes++] = bench_size(p, NULL);
-                p = strchr(p, ',');
-                p = p ? p + 1 : NULL;
+            o->nsizes = bench_size_list(optarg, o->sizes, BENCH_MAX_SIZES);
+            if (o->nsizes < 1) {
+                if (rank == 0)
+                    fprintf(stderr, "nbo_overlap: -S takes up to %d sizes, comma separated\n",
+                            BENCH_MAX_SIZES);
+                return -1;
             }
             break;
         case 'i': o->iters_small = o->iters_large = atoi(optarg); break;

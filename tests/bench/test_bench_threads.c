@@ -1,6 +1,6 @@
 /*
  * test_bench_threads.c - nbo_overlap's CPU time per thread
- * (bench/overlap/threads.c): a thread named like libnbo's progress thread
+ * (bench/common/threads.c): a thread named like libnbo's progress thread
  * counts as the library's own, an unnamed one as someone else's, and the
  * caller's own CPU counts as neither.  No MPI at run time.
  */
@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "bench.h"
+#include "threads.h"
 
 static void burn(double seconds)
 {

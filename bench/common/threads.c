@@ -4,14 +4,14 @@
  * or the ceiling's exchange thread) and everyone else's (a provider's
  * progress thread, UCX's or MPICH's async threads).  The calling thread
  * is neither: its compute is the application's, and its time inside the
- * library's calls is counted by methods.c.
+ * library's calls is counted by the work phase (loops.c).
  *
  * Each thread's clock is the kernel's per-thread CPU clock, read by thread
  * id from /proc/self/task: threads the benchmark did not create have no
  * pthread_t to ask pthread_getcpuclockid for.
  */
 #define _GNU_SOURCE /* gettid */
-#include "bench.h"
+#include "threads.h"
 
 #include <dirent.h>
 #include <stdio.h>
