@@ -376,6 +376,31 @@ int nbo_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sd
                        MPI_Datatype recvtype,
                        nbo_comm_t comm, nbo_request_t *req);
 
+/* Non-blocking all-to-all with a datatype per block, arguments as
+ * MPI_Ialltoallw: block i of each side is counts[i] elements of types[i]
+ * at byte displacement displs[i].  sendbuf may be MPI_IN_PLACE (the send
+ * arrays are then ignored and may be NULL).  A block of count 0 may name
+ * any type.  Pairwise exchange; non-contiguous blocks are packed one by
+ * one with their own type.  NBO_ERR_ARG for a NULL array it needs,
+ * NBO_ERR_COUNT for a negative count or displacement, NBO_ERR_DATATYPE
+ * for a NULL or uncommitted type of a non-empty block, NBO_ERR_MISMATCH
+ * when the block to oneself differs in bytes between the sides.  Never
+ * compressed; device (GPU) buffers: NBO_ERR_DEVICE. */
+int nbo_ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[],
+                   void *recvbuf, const int recvcounts[], const int rdispls[],
+                   const MPI_Datatype recvtypes[],
+                   nbo_comm_t comm, nbo_request_t *req);
+
+/* Persistent all-to-all with a datatype per block: compiled once, inactive
+ * until nbo_start; arguments and errors as nbo_ialltoallw.  The types are
+ * kept (duplicated) by the request: the caller may free theirs. */
+int nbo_alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                       const MPI_Datatype sendtypes[],
+                       void *recvbuf, const int recvcounts[], const int rdispls[],
+                       const MPI_Datatype recvtypes[],
+                       nbo_comm_t comm, nbo_request_t *req);
+
 /* Non-blocking allreduce and reduce-scatter-block, arguments as
  * MPI_Iallreduce and MPI_Ireduce_scatter_block.  sendbuf may be
  * MPI_IN_PLACE: the input is then in recvbuf (for reduce-scatter-block,

@@ -41,6 +41,7 @@ typedef enum nbo_coll {
     NBO_COLL_SCAN,
     NBO_COLL_EXSCAN,
     NBO_COLL_REDUCE_SCATTER,
+    NBO_COLL_ALLTOALLW, /* alltoallv in bytes; a type per block packs apart */
     NBO_COLL_COUNT
 } nbo_coll_t;
 
