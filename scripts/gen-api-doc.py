@@ -98,6 +98,8 @@ SUMMARY = {
     "nbo_codec_bound": "the a priori error bound of a codec on a datatype",
     "nbo_ialltoall": "start a non-blocking all-to-all",
     "nbo_alltoall_init": "create a persistent all-to-all request",
+    "nbo_ialltoallw": "start a non-blocking all-to-all with a datatype per block",
+    "nbo_alltoallw_init": "create a persistent all-to-all request with a datatype per block",
     "nbo_iallreduce": "start a non-blocking allreduce or reduce-scatter-block",
     "nbo_allreduce_init": "create a persistent allreduce or reduce-scatter-block request",
     "nbo_iallgather": "start a non-blocking allgather(v)",
@@ -182,6 +184,25 @@ BUILD_ERRORS = [
     ("NBO_ERR_CUDA", "device buffers without a CUDA build or GPU, or a CUDA call failed."),
     ("NBO_ERR_ENGINE", "the engine could not prepare the buffers (memory registration)."),
     ("NBO_ERR_MPI", "an MPI call failed (MPI_Pack_size on the datatypes, NBO_CHECK's collective)."),
+    ("NBO_ERR_NOMEM", None),
+]
+# The all-to-all with a type per block.
+ALLTOALLW_ERRORS = [
+    ("NBO_ERR_ARG", "req is NULL, or a count, displacement or type array is NULL (the send "
+                    "side's are not read with MPI_IN_PLACE)."),
+    ("NBO_ERR_COMM", "comm is NBO_COMM_NULL or not a live nbo communicator."),
+    ("NBO_ERR_BUFFER", "a NULL buffer with a nonzero count, or recvbuf MPI_IN_PLACE."),
+    ("NBO_ERR_COUNT", "a count or a displacement is negative."),
+    ("NBO_ERR_DATATYPE", "the type of a block with a nonzero count is MPI_DATATYPE_NULL or not "
+                         "committed (an empty block's type is not read)."),
+    ("NBO_ERR_OVERFLOW", None),
+    ("NBO_ERR_MISMATCH", "the block this rank sends itself differs in bytes from the one it "
+                         "receives; with NBO_CHECK=1, the ranks' counts disagree (the rank is "
+                         "named on stderr)."),
+    ("NBO_ERR_OVERLAP", "the send and receive buffers overlap (use MPI_IN_PLACE)."),
+    ("NBO_ERR_DEVICE", "a buffer is CUDA device memory: not supported for this collective yet."),
+    ("NBO_ERR_ENGINE", "the engine could not prepare the buffers (memory registration)."),
+    ("NBO_ERR_MPI", "an MPI call failed (datatype queries, NBO_CHECK's collective)."),
     ("NBO_ERR_NOMEM", None),
 ]
 # The other collectives: the same checks, with their own cases.
@@ -356,6 +377,8 @@ ERRORS = {
     "nbo_alltoall_init": BUILD_ERRORS + [
         "A failure of a transfer is returned by the nbo_wait or nbo_test that completes it.",
     ],
+    "nbo_ialltoallw": ALLTOALLW_ERRORS + TRANSFER_LATER,
+    "nbo_alltoallw_init": ALLTOALLW_ERRORS + TRANSFER_LATER,
     "nbo_iallreduce": REDUCE_ERRORS + TRANSFER_LATER,
     "nbo_allreduce_init": REDUCE_ERRORS + TRANSFER_LATER,
     "nbo_iallgather": GATHER_ERRORS + TRANSFER_LATER,
@@ -723,6 +746,53 @@ int iterate(nbo_comm_t comm, const double *sbuf, double *rbuf, int n, int steps)
     if (req != NBO_REQUEST_NULL)
         nbo_request_free(&req);
     return rc;
+}
+''',
+    "nbo_ialltoallw": r'''
+#include <stdlib.h>
+#include <nbo.h>
+
+/* Rank p gets column p of this rank's row-major n x P matrix (a strided
+ * type on the send side), n contiguous doubles per peer in col. */
+int columns(nbo_comm_t comm, const double *matrix, int n, int P, double *col)
+{
+    MPI_Datatype column;
+    MPI_Type_vector(n, 1, P, MPI_DOUBLE, &column);
+    MPI_Type_commit(&column);
+    int *sc = calloc(P, sizeof(int)), *sd = calloc(P, sizeof(int));
+    int *rc = calloc(P, sizeof(int)), *rd = calloc(P, sizeof(int));
+    MPI_Datatype *st = calloc(P, sizeof(MPI_Datatype)), *rt = calloc(P, sizeof(MPI_Datatype));
+    for (int p = 0; p < P; p++) {
+        sc[p] = 1; sd[p] = p * (int)sizeof(double); st[p] = column; /* column p */
+        rc[p] = n; rd[p] = p * n * (int)sizeof(double); rt[p] = MPI_DOUBLE;
+    }
+    nbo_request_t req;
+    int err = nbo_ialltoallw(matrix, sc, sd, st, col, rc, rd, rt, comm, &req);
+    MPI_Type_free(&column); /* the request keeps its own copy */
+    if (err == NBO_SUCCESS)
+        err = nbo_wait(&req);
+    free(sc); free(sd); free(rc); free(rd); free(st); free(rt);
+    return err;
+}
+''',
+    "nbo_alltoallw_init": r'''
+#include <nbo.h>
+
+/* The same exchange every step: its arrays built once by the caller. */
+int exchange_steps(nbo_comm_t comm, const void *sbuf, const int *sc, const int *sd,
+                   const MPI_Datatype *st, void *rbuf, const int *rc, const int *rd,
+                   const MPI_Datatype *rt, int steps)
+{
+    nbo_request_t req;
+    int err = nbo_alltoallw_init(sbuf, sc, sd, st, rbuf, rc, rd, rt, comm, &req);
+    for (int s = 0; err == NBO_SUCCESS && s < steps; s++) {
+        err = nbo_start(&req);
+        if (err == NBO_SUCCESS)
+            err = nbo_wait(&req);
+    }
+    if (req != NBO_REQUEST_NULL)
+        nbo_request_free(&req);
+    return err;
 }
 ''',
     "nbo_iallreduce": r'''
