@@ -186,6 +186,7 @@ typedef struct nbo_config {
     int                 log;            /* 1: engines say why they fall back */
     nbo_tune_t          tune;           /* persistent requests: what their first starts try */
     size_t              gather_small;   /* gather, scatter: binomial up to this block size */
+    size_t              reduce_large;   /* reduce, commutative op: Rabenseifner above this vector size */
 } nbo_config_t;
 
 /* progress_cpu: the highest-numbered core of the affinity mask the process

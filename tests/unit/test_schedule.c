@@ -186,8 +186,9 @@ static nbo_algorithm_t auto_alg(const coll_case_t *c)
         return pow2(P) ? NBO_ALG_RABENSEIFNER : NBO_ALG_RING;
     case NBO_COLL_BARRIER:
         return NBO_ALG_DISSEMINATION;
-    case NBO_COLL_REDUCE:
-        return NBO_ALG_BINOMIAL;
+    case NBO_COLL_REDUCE: /* small_max stands for NBO_REDUCE_LARGE */
+        return c->bytes > c->small_max && c->commutative ? NBO_ALG_RABENSEIFNER
+                                                         : NBO_ALG_BINOMIAL;
     case NBO_COLL_SCAN:
     case NBO_COLL_EXSCAN:
         return NBO_ALG_RECURSIVE_DOUBLING;
@@ -227,7 +228,7 @@ static nbo_algorithm_t expected_alg(const coll_case_t *c)
         ok = q == NBO_ALG_DISSEMINATION;
         break;
     case NBO_COLL_REDUCE:
-        ok = q == NBO_ALG_BINOMIAL;
+        ok = q == NBO_ALG_BINOMIAL || (q == NBO_ALG_RABENSEIFNER && c->commutative);
         break;
     case NBO_COLL_SCAN:
     case NBO_COLL_EXSCAN:
@@ -468,9 +469,9 @@ static void barrier_all(void **state)
 static void reduce_all(void **state)
 {
     (void)state;
-    static const nbo_algorithm_t algs[] = {NBO_ALG_AUTO, NBO_ALG_BINOMIAL, NBO_ALG_RING,
-                                           END_ALGS};
-    static const size_t sizes[] = {0, 8, 40, SIZE_MAX};
+    static const nbo_algorithm_t algs[] = {NBO_ALG_AUTO, NBO_ALG_BINOMIAL, NBO_ALG_RABENSEIFNER,
+                                           NBO_ALG_RING, END_ALGS};
+    static const size_t sizes[] = {0, 8, 40, 200, SIZE_MAX}; /* 200 > small_max: Rabenseifner */
     coll_sweep_t w = {NBO_COLL_REDUCE, algs, sizes, 2, 1};
     print_message("%d cases\n", sweep(&w));
 }
