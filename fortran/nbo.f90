@@ -321,6 +321,31 @@ module nbo
       type(nbo_request), intent(out) :: req
     end function
 
+    ! Alltoallw: displacements in bytes, a type per block (its C function).
+    integer(c_int) function nbo_ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+          recvcounts, rdispls, recvtypes, comm, req) bind(C, name='nbo_f_ialltoallw')
+      import
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
+      integer(c_int), intent(in), asynchronous :: sendcounts(*), sdispls(*)
+      type(MPI_Datatype), intent(in), asynchronous :: sendtypes(*)
+      type(*), dimension(..), asynchronous :: recvbuf
+      integer(c_int), intent(in), asynchronous :: recvcounts(*), rdispls(*)
+      type(MPI_Datatype), intent(in), asynchronous :: recvtypes(*)
+      type(nbo_comm), value :: comm
+      type(nbo_request), intent(out) :: req
+    end function
+    integer(c_int) function nbo_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+          recvcounts, rdispls, recvtypes, comm, req) bind(C, name='nbo_f_alltoallw_init')
+      import
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
+      integer(c_int), intent(in), asynchronous :: sendcounts(*), sdispls(*)
+      type(MPI_Datatype), intent(in), asynchronous :: sendtypes(*)
+      type(*), dimension(..), asynchronous :: recvbuf
+      integer(c_int), intent(in), asynchronous :: recvcounts(*), rdispls(*)
+      type(MPI_Datatype), intent(in), asynchronous :: recvtypes(*)
+      type(nbo_comm), value :: comm
+      type(nbo_request), intent(out) :: req
+    end function
     ! Barrier, reduce, scan, exscan, reduce-scatter, gather(v), scatter(v):
     ! arguments as their C functions (nbo.h), root and counts as MPI's.
     integer(c_int) function nbo_ibarrier(comm, req) &

@@ -6,6 +6,7 @@
  */
 #include <ISO_Fortran_binding.h>
 #include <mpi.h>
+#include <stdlib.h>
 
 #include "nbo.h"
 
@@ -212,3 +213,39 @@ F_GATHERV(igatherv)
 F_GATHERV(gatherv_init)
 F_SCATTERV(iscatterv)
 F_SCATTERV(scatterv_init)
+
+/* Alltoallw: mpi_f08's type arrays as C handles, one per rank of comm
+ * (the send side's not read in place).  libnbo keeps what it needs of the
+ * types (copies of the non-contiguous ones), so the arrays go at return. */
+static MPI_Datatype *types_c(const nbo_f_handle_t *f, int n)
+{
+    MPI_Datatype *t = f ? malloc((size_t)(n > 0 ? n : 1) * sizeof(*t)) : NULL;
+    for (int i = 0; t && i < n; i++)
+        t[i] = TYPE(f[i]);
+    return t;
+}
+
+#define F_A2AW(name)                                                                        \
+    F_EXPORT int nbo_f_##name(const CFI_cdesc_t *sd_, const int *sc, const int *sd,         \
+                              const nbo_f_handle_t *st, const CFI_cdesc_t *rd_,             \
+                              const int *rc, const int *rd, const nbo_f_handle_t *rt,       \
+                              nbo_f_comm_t comm, nbo_request_t *req)                        \
+    {                                                                                       \
+        BUF(sd_, sb);                                                                       \
+        BUF(rd_, rb);                                                                       \
+        nbo_comm_info_t info;                                                               \
+        int err = nbo_comm_query(comm.ptr, &info);                                          \
+        if (err != NBO_SUCCESS)                                                             \
+            return err;                                                                     \
+        MPI_Datatype *ct = types_c(sb == MPI_IN_PLACE ? NULL : st, info.size);              \
+        MPI_Datatype *cr = types_c(rt, info.size);                                          \
+        err = (!ct && sb != MPI_IN_PLACE && st) || (!cr && rt)                              \
+                  ? NBO_ERR_NOMEM                                                           \
+                  : nbo_##name(sb, sc, sd, ct, rb, rc, rd, cr, comm.ptr, req);              \
+        free(ct);                                                                           \
+        free(cr);                                                                           \
+        return err;                                                                         \
+    }
+
+F_A2AW(ialltoallw)
+F_A2AW(alltoallw_init)

@@ -1,8 +1,8 @@
 ! The module nbo's barrier, rooted collectives and scans: a barrier, a
 ! reduce to the last rank and a gather to rank 0 outstanding at once, a
 ! scatterv, a scan and an exscan in place, a reduce-scatter with blocks of
-! any size, and a persistent reduce started twice.  Each result checked
-! at any P.
+! any size, a persistent reduce started twice, and an alltoallw with byte
+! displacements and gaps.  Each result checked at any P.
 program t_nbo_rooted
   use mpi_f08
   use nbo
@@ -11,6 +11,8 @@ program t_nbo_rooted
   type(nbo_comm) :: comm
   type(nbo_request) :: req(3)
   integer, allocatable, asynchronous :: all(:), counts(:), displs(:), rsin(:)
+  integer, allocatable, asynchronous :: wsb(:), wrb(:), wsc(:), wsd(:), wrc(:), wrd(:)
+  type(MPI_Datatype), allocatable, asynchronous :: wt(:)
   integer, asynchronous :: x(n), r(n), me(1), piece(n), s(n), e(n), rs(n)
   integer :: rank, np, provided, i, j, k, bad, root, first
 
@@ -77,6 +79,24 @@ program t_nbo_rooted
     if (rank == 0 .and. any(r /= [(k * (np - 1 + i), i = 1, n)])) bad = bad + 1
   end do
   call ok(nbo_request_free(req(1)))
+
+  ! Alltoallw: rank * 10 + j to rank j, received at byte 8 * j (gaps between).
+  allocate(wsb(np), wrb(2 * np), wsc(np), wsd(np), wrc(np), wrd(np), wt(np))
+  do j = 0, np - 1
+    wsb(j + 1) = rank * 10 + j
+    wsc(j + 1) = 1
+    wsd(j + 1) = 4 * j
+    wrc(j + 1) = 1
+    wrd(j + 1) = 8 * j
+    wt(j + 1) = MPI_INTEGER
+  end do
+  wrb = -1
+  call ok(nbo_ialltoallw(wsb, wsc, wsd, wt, wrb, wrc, wrd, wt, comm, req(1)))
+  call ok(nbo_wait(req(1)))
+  do j = 0, np - 1
+    if (wrb(2 * j + 1) /= j * 10 + rank .or. wrb(2 * j + 2) /= -1) bad = bad + 1
+  end do
+  deallocate(wsb, wrb, wsc, wsd, wrc, wrd, wt)
 
   call ok(nbo_comm_free(comm))
   call MPI_Allreduce(MPI_IN_PLACE, bad, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
