@@ -321,6 +321,251 @@ module nbo
       type(nbo_request), intent(out) :: req
     end function
 
+    ! Alltoallw: displacements in bytes, a type per block (its C function).
+    integer(c_int) function nbo_ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+          recvcounts, rdispls, recvtypes, comm, req) bind(C, name='nbo_f_ialltoallw')
+      import
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
+      integer(c_int), intent(in), asynchronous :: sendcounts(*), sdispls(*)
+      type(MPI_Datatype), intent(in), asynchronous :: sendtypes(*)
+      type(*), dimension(..), asynchronous :: recvbuf
+      integer(c_int), intent(in), asynchronous :: recvcounts(*), rdispls(*)
+      type(MPI_Datatype), intent(in), asynchronous :: recvtypes(*)
+      type(nbo_comm), value :: comm
+      type(nbo_request), intent(out) :: req
+    end function
+    integer(c_int) function nbo_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+          recvcounts, rdispls, recvtypes, comm, req) bind(C, name='nbo_f_alltoallw_init')
+      import
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
+      integer(c_int), intent(in), asynchronous :: sendcounts(*), sdispls(*)
+      type(MPI_Datatype), intent(in), asynchronous :: sendtypes(*)
+      type(*), dimension(..), asynchronous :: recvbuf
+      integer(c_int), intent(in), asynchronous :: recvcounts(*), rdispls(*)
+      type(MPI_Datatype), intent(in), asynchronous :: recvtypes(*)
+      type(nbo_comm), value :: comm
+      type(nbo_request), intent(out) :: req
+    end function
+    ! Barrier, reduce, scan, exscan, reduce-scatter, gather(v), scatter(v):
+    ! arguments as their C functions (nbo.h), root and counts as MPI's.
+    integer(c_int) function nbo_ibarrier(comm, req) &
+          bind(C, name='nbo_f_ibarrier')
+      import
+      type(nbo_comm), value :: comm
+      type(nbo_request), intent(out) :: req
+    end function
+    integer(c_int) function nbo_barrier_init(comm, req) &
+          bind(C, name='nbo_f_barrier_init')
+      import
+      type(nbo_comm), value :: comm
+      type(nbo_request), intent(out) :: req
+    end function
+    integer(c_int) function nbo_ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, req) &
+          bind(C, name='nbo_f_ireduce')
+      import
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), asynchronous :: recvbuf
+      integer(c_int), value :: count
+      type(MPI_Datatype), value :: datatype
+      type(MPI_Op), value :: op
+      integer(c_int), value :: root
+      type(nbo_comm), value :: comm
+      type(nbo_request), intent(out) :: req
+    end function
+    integer(c_int) function nbo_reduce_init(sendbuf, recvbuf, count, datatype, op, &
+          root, comm, req) &
+          bind(C, name='nbo_f_reduce_init')
+      import
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), asynchronous :: recvbuf
+      integer(c_int), value :: count
+      type(MPI_Datatype), value :: datatype
+      type(MPI_Op), value :: op
+      integer(c_int), value :: root
+      type(nbo_comm), value :: comm
+      type(nbo_request), intent(out) :: req
+    end function
+    integer(c_int) function nbo_iscan(sendbuf, recvbuf, count, datatype, op, comm, req) &
+          bind(C, name='nbo_f_iscan')
+      import
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), asynchronous :: recvbuf
+      integer(c_int), value :: count
+      type(MPI_Datatype), value :: datatype
+      type(MPI_Op), value :: op
+      type(nbo_comm), value :: comm
+      type(nbo_request), intent(out) :: req
+    end function
+    integer(c_int) function nbo_scan_init(sendbuf, recvbuf, count, datatype, op, comm, req) &
+          bind(C, name='nbo_f_scan_init')
+      import
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), asynchronous :: recvbuf
+      integer(c_int), value :: count
+      type(MPI_Datatype), value :: datatype
+      type(MPI_Op), value :: op
+      type(nbo_comm), value :: comm
+      type(nbo_request), intent(out) :: req
+    end function
+    integer(c_int) function nbo_iexscan(sendbuf, recvbuf, count, datatype, op, comm, req) &
+          bind(C, name='nbo_f_iexscan')
+      import
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), asynchronous :: recvbuf
+      integer(c_int), value :: count
+      type(MPI_Datatype), value :: datatype
+      type(MPI_Op), value :: op
+      type(nbo_comm), value :: comm
+      type(nbo_request), intent(out) :: req
+    end function
+    integer(c_int) function nbo_exscan_init(sendbuf, recvbuf, count, datatype, op, comm, req) &
+          bind(C, name='nbo_f_exscan_init')
+      import
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), asynchronous :: recvbuf
+      integer(c_int), value :: count
+      type(MPI_Datatype), value :: datatype
+      type(MPI_Op), value :: op
+      type(nbo_comm), value :: comm
+      type(nbo_request), intent(out) :: req
+    end function
+    integer(c_int) function nbo_ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, &
+          comm, req) &
+          bind(C, name='nbo_f_ireduce_scatter')
+      import
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), asynchronous :: recvbuf
+      integer(c_int), intent(in), asynchronous :: recvcounts(*)
+      type(MPI_Datatype), value :: datatype
+      type(MPI_Op), value :: op
+      type(nbo_comm), value :: comm
+      type(nbo_request), intent(out) :: req
+    end function
+    integer(c_int) function nbo_reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, &
+          comm, req) &
+          bind(C, name='nbo_f_reduce_scatter_init')
+      import
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), asynchronous :: recvbuf
+      integer(c_int), intent(in), asynchronous :: recvcounts(*)
+      type(MPI_Datatype), value :: datatype
+      type(MPI_Op), value :: op
+      type(nbo_comm), value :: comm
+      type(nbo_request), intent(out) :: req
+    end function
+    integer(c_int) function nbo_igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+          recvtype, root, comm, req) &
+          bind(C, name='nbo_f_igather')
+      import
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
+      integer(c_int), value :: sendcount
+      type(MPI_Datatype), value :: sendtype
+      type(*), dimension(..), asynchronous :: recvbuf
+      integer(c_int), value :: recvcount
+      type(MPI_Datatype), value :: recvtype
+      integer(c_int), value :: root
+      type(nbo_comm), value :: comm
+      type(nbo_request), intent(out) :: req
+    end function
+    integer(c_int) function nbo_gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+          recvtype, root, comm, req) &
+          bind(C, name='nbo_f_gather_init')
+      import
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
+      integer(c_int), value :: sendcount
+      type(MPI_Datatype), value :: sendtype
+      type(*), dimension(..), asynchronous :: recvbuf
+      integer(c_int), value :: recvcount
+      type(MPI_Datatype), value :: recvtype
+      integer(c_int), value :: root
+      type(nbo_comm), value :: comm
+      type(nbo_request), intent(out) :: req
+    end function
+    integer(c_int) function nbo_iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+          recvtype, root, comm, req) &
+          bind(C, name='nbo_f_iscatter')
+      import
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
+      integer(c_int), value :: sendcount
+      type(MPI_Datatype), value :: sendtype
+      type(*), dimension(..), asynchronous :: recvbuf
+      integer(c_int), value :: recvcount
+      type(MPI_Datatype), value :: recvtype
+      integer(c_int), value :: root
+      type(nbo_comm), value :: comm
+      type(nbo_request), intent(out) :: req
+    end function
+    integer(c_int) function nbo_scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+          recvtype, root, comm, req) &
+          bind(C, name='nbo_f_scatter_init')
+      import
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
+      integer(c_int), value :: sendcount
+      type(MPI_Datatype), value :: sendtype
+      type(*), dimension(..), asynchronous :: recvbuf
+      integer(c_int), value :: recvcount
+      type(MPI_Datatype), value :: recvtype
+      integer(c_int), value :: root
+      type(nbo_comm), value :: comm
+      type(nbo_request), intent(out) :: req
+    end function
+    integer(c_int) function nbo_igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+          displs, recvtype, root, comm, req) &
+          bind(C, name='nbo_f_igatherv')
+      import
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
+      integer(c_int), value :: sendcount
+      type(MPI_Datatype), value :: sendtype
+      type(*), dimension(..), asynchronous :: recvbuf
+      integer(c_int), intent(in), asynchronous :: recvcounts(*), displs(*)
+      type(MPI_Datatype), value :: recvtype
+      integer(c_int), value :: root
+      type(nbo_comm), value :: comm
+      type(nbo_request), intent(out) :: req
+    end function
+    integer(c_int) function nbo_gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+          displs, recvtype, root, comm, req) &
+          bind(C, name='nbo_f_gatherv_init')
+      import
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
+      integer(c_int), value :: sendcount
+      type(MPI_Datatype), value :: sendtype
+      type(*), dimension(..), asynchronous :: recvbuf
+      integer(c_int), intent(in), asynchronous :: recvcounts(*), displs(*)
+      type(MPI_Datatype), value :: recvtype
+      integer(c_int), value :: root
+      type(nbo_comm), value :: comm
+      type(nbo_request), intent(out) :: req
+    end function
+    integer(c_int) function nbo_iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, &
+          recvcount, recvtype, root, comm, req) &
+          bind(C, name='nbo_f_iscatterv')
+      import
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
+      integer(c_int), intent(in), asynchronous :: sendcounts(*), displs(*)
+      type(MPI_Datatype), value :: sendtype
+      type(*), dimension(..), asynchronous :: recvbuf
+      integer(c_int), value :: recvcount
+      type(MPI_Datatype), value :: recvtype
+      integer(c_int), value :: root
+      type(nbo_comm), value :: comm
+      type(nbo_request), intent(out) :: req
+    end function
+    integer(c_int) function nbo_scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, &
+          recvcount, recvtype, root, comm, req) &
+          bind(C, name='nbo_f_scatterv_init')
+      import
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
+      integer(c_int), intent(in), asynchronous :: sendcounts(*), displs(*)
+      type(MPI_Datatype), value :: sendtype
+      type(*), dimension(..), asynchronous :: recvbuf
+      integer(c_int), value :: recvcount
+      type(MPI_Datatype), value :: recvtype
+      integer(c_int), value :: root
+      type(nbo_comm), value :: comm
+      type(nbo_request), intent(out) :: req
+    end function
+
     integer(c_int) function nbo_start(req) bind(C, name='nbo_start')
       import
       type(nbo_request), intent(inout) :: req

@@ -6,6 +6,7 @@
  */
 #include <ISO_Fortran_binding.h>
 #include <mpi.h>
+#include <stdlib.h>
 
 #include "nbo.h"
 
@@ -94,7 +95,7 @@ F_EXPORT int nbo_f_comm_create(nbo_f_handle_t comm, nbo_comm_t *out)
         BUF(rd_, rb);                                                                       \
         return nbo_##name(sb, sc, TYPE(st), rb, rc, rd, TYPE(rt), comm.ptr, req);           \
     }
-/* The reduction shape (allreduce, reduce_scatter_block). */
+/* The reduction shape (allreduce, reduce_scatter_block, scan, exscan). */
 #define F_RED(name)                                                                         \
     F_EXPORT int nbo_f_##name(const CFI_cdesc_t *sd_, const CFI_cdesc_t *rd_, int n,        \
                               nbo_f_handle_t t, nbo_f_handle_t op, nbo_f_comm_t comm,       \
@@ -134,3 +135,117 @@ F_RED(ireduce_scatter_block)
 F_RED(reduce_scatter_block_init)
 F_BCAST(ibcast)
 F_BCAST(bcast_init)
+
+/* The barrier: no buffers. */
+#define F_BARRIER(name)                                                                     \
+    F_EXPORT int nbo_f_##name(nbo_f_comm_t comm, nbo_request_t *req)                        \
+    {                                                                                       \
+        return nbo_##name(comm.ptr, req);                                                   \
+    }
+/* The reduction shape with a root (reduce). */
+#define F_REDROOT(name)                                                                     \
+    F_EXPORT int nbo_f_##name(const CFI_cdesc_t *sd_, const CFI_cdesc_t *rd_, int n,        \
+                              nbo_f_handle_t t, nbo_f_handle_t op, int root,                \
+                              nbo_f_comm_t comm, nbo_request_t *req)                        \
+    {                                                                                       \
+        BUF(sd_, sb);                                                                       \
+        BUF(rd_, rb);                                                                       \
+        return nbo_##name(sb, rb, n, TYPE(t), OP(op), root, comm.ptr, req);                 \
+    }
+/* Reduce-scatter with blocks of any size: recvcounts in place of count. */
+#define F_REDV(name)                                                                        \
+    F_EXPORT int nbo_f_##name(const CFI_cdesc_t *sd_, const CFI_cdesc_t *rd_,               \
+                              const int *counts, nbo_f_handle_t t, nbo_f_handle_t op,       \
+                              nbo_f_comm_t comm, nbo_request_t *req)                        \
+    {                                                                                       \
+        BUF(sd_, sb);                                                                       \
+        BUF(rd_, rb);                                                                       \
+        return nbo_##name(sb, rb, counts, TYPE(t), OP(op), comm.ptr, req);                  \
+    }
+/* The rooted alltoall shape (gather, scatter). */
+#define F_ROOTED(name)                                                                      \
+    F_EXPORT int nbo_f_##name(const CFI_cdesc_t *sd_, int sc, nbo_f_handle_t st,            \
+                              const CFI_cdesc_t *rd_, int rc, nbo_f_handle_t rt, int root,  \
+                              nbo_f_comm_t comm, nbo_request_t *req)                        \
+    {                                                                                       \
+        BUF(sd_, sb);                                                                       \
+        BUF(rd_, rb);                                                                       \
+        return nbo_##name(sb, sc, TYPE(st), rb, rc, TYPE(rt), root, comm.ptr, req);         \
+    }
+/* Gatherv: the v shape on the receiving side, with a root. */
+#define F_GATHERV(name)                                                                     \
+    F_EXPORT int nbo_f_##name(const CFI_cdesc_t *sd_, int sc, nbo_f_handle_t st,            \
+                              const CFI_cdesc_t *rd_, const int *rc, const int *rd,         \
+                              nbo_f_handle_t rt, int root, nbo_f_comm_t comm,               \
+                              nbo_request_t *req)                                           \
+    {                                                                                       \
+        BUF(sd_, sb);                                                                       \
+        BUF(rd_, rb);                                                                       \
+        return nbo_##name(sb, sc, TYPE(st), rb, rc, rd, TYPE(rt), root, comm.ptr, req);     \
+    }
+/* Scatterv: the v shape on the sending side, with a root. */
+#define F_SCATTERV(name)                                                                    \
+    F_EXPORT int nbo_f_##name(const CFI_cdesc_t *sd_, const int *sc, const int *sd,         \
+                              nbo_f_handle_t st, const CFI_cdesc_t *rd_, int rc,            \
+                              nbo_f_handle_t rt, int root, nbo_f_comm_t comm,               \
+                              nbo_request_t *req)                                           \
+    {                                                                                       \
+        BUF(sd_, sb);                                                                       \
+        BUF(rd_, rb);                                                                       \
+        return nbo_##name(sb, sc, sd, TYPE(st), rb, rc, TYPE(rt), root, comm.ptr, req);     \
+    }
+
+F_BARRIER(ibarrier)
+F_BARRIER(barrier_init)
+F_REDROOT(ireduce)
+F_REDROOT(reduce_init)
+F_RED(iscan)
+F_RED(scan_init)
+F_RED(iexscan)
+F_RED(exscan_init)
+F_REDV(ireduce_scatter)
+F_REDV(reduce_scatter_init)
+F_ROOTED(igather)
+F_ROOTED(gather_init)
+F_ROOTED(iscatter)
+F_ROOTED(scatter_init)
+F_GATHERV(igatherv)
+F_GATHERV(gatherv_init)
+F_SCATTERV(iscatterv)
+F_SCATTERV(scatterv_init)
+
+/* Alltoallw: mpi_f08's type arrays as C handles, one per rank of comm
+ * (the send side's not read in place).  libnbo keeps what it needs of the
+ * types (copies of the non-contiguous ones), so the arrays go at return. */
+static MPI_Datatype *types_c(const nbo_f_handle_t *f, int n)
+{
+    MPI_Datatype *t = f ? malloc((size_t)(n > 0 ? n : 1) * sizeof(*t)) : NULL;
+    for (int i = 0; t && i < n; i++)
+        t[i] = TYPE(f[i]);
+    return t;
+}
+
+#define F_A2AW(name)                                                                        \
+    F_EXPORT int nbo_f_##name(const CFI_cdesc_t *sd_, const int *sc, const int *sd,         \
+                              const nbo_f_handle_t *st, const CFI_cdesc_t *rd_,             \
+                              const int *rc, const int *rd, const nbo_f_handle_t *rt,       \
+                              nbo_f_comm_t comm, nbo_request_t *req)                        \
+    {                                                                                       \
+        BUF(sd_, sb);                                                                       \
+        BUF(rd_, rb);                                                                       \
+        nbo_comm_info_t info;                                                               \
+        int err = nbo_comm_query(comm.ptr, &info);                                          \
+        if (err != NBO_SUCCESS)                                                             \
+            return err;                                                                     \
+        MPI_Datatype *ct = types_c(sb == MPI_IN_PLACE ? NULL : st, info.size);              \
+        MPI_Datatype *cr = types_c(rt, info.size);                                          \
+        err = (!ct && sb != MPI_IN_PLACE && st) || (!cr && rt)                              \
+                  ? NBO_ERR_NOMEM                                                           \
+                  : nbo_##name(sb, sc, sd, ct, rb, rc, rd, cr, comm.ptr, req);              \
+        free(ct);                                                                           \
+        free(cr);                                                                           \
+        return err;                                                                         \
+    }
+
+F_A2AW(ialltoallw)
+F_A2AW(alltoallw_init)

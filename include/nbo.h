@@ -226,6 +226,7 @@ typedef struct nbo_config {
     nbo_tune_t          tune;           /* persistent requests: what their first starts try */
     size_t              gather_small;   /* gather, scatter: binomial up to this block size */
     int                 tune_calls;     /* 1: NBO_TUNE also learns for non-persistent calls */
+    size_t              reduce_large;   /* reduce, commutative op: Rabenseifner above this vector size */
 } nbo_config_t;
 
 /* progress_cpu: the highest-numbered core of the affinity mask the process
@@ -678,6 +679,90 @@ int nbo_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sd
                        MPI_Datatype sendtype,
                        void *recvbuf, const int recvcounts[], const int rdispls[],
                        MPI_Datatype recvtype,
+                       nbo_comm_t comm, nbo_request_t *req);
+/** @} */
+
+/**
+ * \defgroup nbo_ialltoallw start a non-blocking all-to-all with a datatype per block
+ *
+ * Non-blocking all-to-all with a datatype per block, arguments as
+ * MPI_Ialltoallw: block i of each side is counts[i] elements of types[i]
+ * at byte displacement displs[i].  sendbuf may be MPI_IN_PLACE (the send
+ * arrays are then ignored and may be NULL).  A block of count 0 may name
+ * any type.  Pairwise exchange; non-contiguous blocks are packed one by
+ * one with their own type.  Never compressed.
+ *
+ * \section nbo_ialltoallw_return RETURN VALUE
+ * NBO_SUCCESS (0), or a negative NBO_ERR_* code (ERRORS).
+ *
+ * \section nbo_ialltoallw_errors ERRORS
+ * \retval NBO_ERR_ARG req is NULL, or a count, displacement or type array is NULL (the send
+ *     side's are not read with MPI_IN_PLACE).
+ * \retval NBO_ERR_COMM comm is NBO_COMM_NULL or not a live nbo communicator.
+ * \retval NBO_ERR_BUFFER a NULL buffer with a nonzero count, or recvbuf MPI_IN_PLACE.
+ * \retval NBO_ERR_COUNT a count or a displacement is negative.
+ * \retval NBO_ERR_DATATYPE the type of a block with a nonzero count is MPI_DATATYPE_NULL or not
+ *     committed (an empty block's type is not read).
+ * \retval NBO_ERR_OVERFLOW A byte size or offset overflows.
+ * \retval NBO_ERR_MISMATCH the block this rank sends itself differs in bytes from the one it
+ *     receives; with NBO_CHECK=1, the ranks' counts disagree (the rank is named on stderr).
+ * \retval NBO_ERR_OVERLAP the send and receive buffers overlap (use MPI_IN_PLACE).
+ * \retval NBO_ERR_DEVICE a buffer is CUDA device memory: not supported for this collective.
+ * \retval NBO_ERR_ENGINE the engine could not prepare the buffers (memory registration).
+ * \retval NBO_ERR_MPI an MPI call failed (datatype queries, NBO_CHECK's collective).
+ * \retval NBO_ERR_NOMEM Out of memory.
+ *
+ * A failure of the transfer itself (a peer, the network, NBO_TIMEOUT) is returned by
+ * nbo_wait or nbo_test.
+ *
+ * \section nbo_ialltoallw_example EXAMPLE
+ * \include api/nbo_ialltoallw.c
+ * @{
+ */
+int nbo_ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[],
+                   void *recvbuf, const int recvcounts[], const int rdispls[],
+                   const MPI_Datatype recvtypes[],
+                   nbo_comm_t comm, nbo_request_t *req);
+/** @} */
+
+/**
+ * \defgroup nbo_alltoallw_init create a persistent all-to-all request with a datatype per block
+ *
+ * Persistent all-to-all with a datatype per block: compiled once, inactive
+ * until nbo_start; arguments as nbo_ialltoallw.  The types are kept
+ * (duplicated) by the request: the caller may free theirs.
+ *
+ * \section nbo_alltoallw_init_return RETURN VALUE
+ * NBO_SUCCESS (0), or a negative NBO_ERR_* code (ERRORS).
+ *
+ * \section nbo_alltoallw_init_errors ERRORS
+ * \retval NBO_ERR_ARG req is NULL, or a count, displacement or type array is NULL (the send
+ *     side's are not read with MPI_IN_PLACE).
+ * \retval NBO_ERR_COMM comm is NBO_COMM_NULL or not a live nbo communicator.
+ * \retval NBO_ERR_BUFFER a NULL buffer with a nonzero count, or recvbuf MPI_IN_PLACE.
+ * \retval NBO_ERR_COUNT a count or a displacement is negative.
+ * \retval NBO_ERR_DATATYPE the type of a block with a nonzero count is MPI_DATATYPE_NULL or not
+ *     committed (an empty block's type is not read).
+ * \retval NBO_ERR_OVERFLOW A byte size or offset overflows.
+ * \retval NBO_ERR_MISMATCH the block this rank sends itself differs in bytes from the one it
+ *     receives; with NBO_CHECK=1, the ranks' counts disagree (the rank is named on stderr).
+ * \retval NBO_ERR_OVERLAP the send and receive buffers overlap (use MPI_IN_PLACE).
+ * \retval NBO_ERR_DEVICE a buffer is CUDA device memory: not supported for this collective.
+ * \retval NBO_ERR_ENGINE the engine could not prepare the buffers (memory registration).
+ * \retval NBO_ERR_MPI an MPI call failed (datatype queries, NBO_CHECK's collective).
+ * \retval NBO_ERR_NOMEM Out of memory.
+ *
+ * A failure of a transfer is returned by the nbo_wait or nbo_test that completes it.
+ *
+ * \section nbo_alltoallw_init_example EXAMPLE
+ * \include api/nbo_alltoallw_init.c
+ * @{
+ */
+int nbo_alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                       const MPI_Datatype sendtypes[],
+                       void *recvbuf, const int recvcounts[], const int rdispls[],
+                       const MPI_Datatype recvtypes[],
                        nbo_comm_t comm, nbo_request_t *req);
 /** @} */
 

@@ -238,6 +238,7 @@ typedef struct nbo_coll_call {
     const int   *rcounts, *rdispls; /* alltoallv, allgatherv */
     int          rcount;            /* also bcast's and allreduce's count */
     MPI_Datatype rtype;             /* also bcast's and the reductions' type */
+    const MPI_Datatype *stypes, *rtypes; /* per peer (alltoallw: displs in bytes), else NULL */
     int          root;              /* bcast */
     MPI_Op       op;                /* reductions */
 } nbo_coll_call_t;

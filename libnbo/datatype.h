@@ -35,6 +35,9 @@ typedef struct nbo_block_map {
     size_t       *boff;    /* [P] byte offset of the block's data (contiguous) */
     size_t        span;    /* bytes of the buffer the blocks cover (contiguous) */
     MPI_Aint      lo, hi;  /* byte range touched, relative to base (hi > lo if any) */
+    nbo_dtype_t  *dts;     /* [P] a type per block (alltoallw), else NULL: dt */
+    MPI_Datatype *owned_w; /* [P_w] duplicates of dts' types we hold, or NULL types */
+    int           P_w;
 } nbo_block_map_t;
 
 /* Validate and describe one side.  counts/displs as the MPI call gives them
@@ -42,6 +45,11 @@ typedef struct nbo_block_map {
  * NBO_ERR_COUNT, NBO_ERR_OVERFLOW, NBO_ERR_DATATYPE, NBO_ERR_NOMEM. */
 int nbo_block_map_init(nbo_block_map_t *m, int P, const void *buf, const int *counts,
                        int uniform_count, const int *displs, MPI_Datatype type, MPI_Comm comm);
+/* The same with a type per block and displacements in bytes (alltoallw).
+ * dt.contig is set when every non-empty block is contiguous; an empty
+ * block's type is not looked at. */
+int nbo_block_map_init_w(nbo_block_map_t *m, int P, const void *buf, const int *counts,
+                         const int *displs, const MPI_Datatype *types, MPI_Comm comm);
 void nbo_block_map_free(nbo_block_map_t *m);
 
 /* Pack block p into dst (len bytes) / unpack src into block p. */

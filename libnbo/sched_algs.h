@@ -62,6 +62,7 @@ int nbo_compile_reduce_scatter_pairwise(const nbo_sched_args_t *a, sched_build_t
 int nbo_compile_reduce_scatter_halving(const nbo_sched_args_t *a, sched_build_t *b);
 int nbo_compile_barrier_dissemination(const nbo_sched_args_t *a, sched_build_t *b);
 int nbo_compile_reduce_binomial(const nbo_sched_args_t *a, sched_build_t *b);
+int nbo_compile_reduce_rabenseifner(const nbo_sched_args_t *a, sched_build_t *b);
 int nbo_compile_gather_binomial(const nbo_sched_args_t *a, sched_build_t *b);
 int nbo_compile_gather_linear(const nbo_sched_args_t *a, sched_build_t *b);
 int nbo_compile_scatter_binomial(const nbo_sched_args_t *a, sched_build_t *b);

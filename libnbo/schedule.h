@@ -41,6 +41,7 @@ typedef enum nbo_coll {
     NBO_COLL_SCAN,
     NBO_COLL_EXSCAN,
     NBO_COLL_REDUCE_SCATTER,
+    NBO_COLL_ALLTOALLW, /* alltoallv in bytes; a type per block packs apart */
     NBO_COLL_COUNT
 } nbo_coll_t;
 
@@ -207,12 +208,13 @@ int nbo_sched_codec_on(const nbo_sched_args_t *a);
 size_t nbo_sched_codec_chunk(const nbo_sched_args_t *a);
 
 /* Default small_max per collective (MPICH's short-message sizes), for the
- * NBO_ALLREDUCE_SMALL, NBO_ALLGATHER_SMALL and NBO_BCAST_SMALL settings;
- * NBO_GATHER_SMALL's is docs/configuration.md's. */
+ * NBO_ALLREDUCE_SMALL, NBO_ALLGATHER_SMALL, NBO_BCAST_SMALL and
+ * NBO_REDUCE_LARGE settings; NBO_GATHER_SMALL's is docs/configuration.md's. */
 #define NBO_SCHED_ALLREDUCE_SMALL 2048   /* vector bytes */
 #define NBO_SCHED_ALLGATHER_SMALL 81920  /* total bytes of all blocks */
 #define NBO_SCHED_BCAST_SMALL     12288  /* message bytes */
 #define NBO_SCHED_GATHER_SMALL    4096   /* gather, scatter: bytes per block */
+#define NBO_SCHED_REDUCE_LARGE    2048   /* reduce: vector bytes */
 
 typedef struct nbo_sched {
     nbo_task_t     *tasks;

@@ -81,6 +81,10 @@ const nbo_setting_t nbo_config_settings[] = {
      * each byte up to log2 P times, the linear root moves it once. */
     {"NBO_GATHER_SMALL", SIZE(0, LONG_MAX), NBO_STR(NBO_SCHED_GATHER_SMALL), F(gather_small),
      "gather, scatter: auto uses the binomial tree up to this many bytes per block"},
+    /* MPICH's REDUCE_SHORT_MSG_SIZE, not measured here. */
+    {"NBO_REDUCE_LARGE", SIZE(0, LONG_MAX), NBO_STR(NBO_SCHED_REDUCE_LARGE), F(reduce_large),
+     "reduce with a commutative op: auto uses Rabenseifner (reduce-scatter, then gather) above "
+     "this many bytes, the binomial tree up to it"},
     /* Exact unless asked (docs/compression.md). */
     {"NBO_CODEC", KW(nbo_codec_names), "none", F(codec),
      "all-to-all of floating-point types: none, fp32 or zfp (lossy, opt-in)"},

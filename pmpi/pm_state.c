@@ -52,6 +52,7 @@ static const struct {
     {"scatter", PM_SCATTER},
     {"scan", PM_SCAN},
     {"reduce_scatter", PM_REDUCE_SCATTER},
+    {"alltoallw", PM_ALLTOALLW},
     {"all", PM_ALL_COLLS},
     {"none", 0},
 };

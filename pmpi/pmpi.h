@@ -49,14 +49,15 @@ typedef enum {
     PM_GATHER               = 1u << 9, /* gather and gatherv */
     PM_SCATTER              = 1u << 10, /* scatter and scatterv */
     PM_SCAN                 = 1u << 11, /* scan and exscan */
-    PM_REDUCE_SCATTER       = 1u << 12  /* with blocks of any size */
+    PM_REDUCE_SCATTER       = 1u << 12, /* with blocks of any size */
+    PM_ALLTOALLW            = 1u << 13
 } pm_coll_t;
-#define PM_NCOLLS 13
+#define PM_NCOLLS 14
 /* What NBO_PMPI_COLLS=all names: the collectives the default leaves out
  * too (pm_settings.c). */
 #define PM_ALL_COLLS (PM_ALLTOALL | PM_ALLREDUCE | PM_REDUCE_SCATTER_BLOCK | PM_ALLGATHER | \
                       PM_ALLGATHERV | PM_BCAST | PM_NEIGHBOR | PM_BARRIER | PM_REDUCE |   \
-                      PM_GATHER | PM_SCATTER | PM_SCAN | PM_REDUCE_SCATTER)
+                      PM_GATHER | PM_SCATTER | PM_SCAN | PM_REDUCE_SCATTER | PM_ALLTOALLW)
 
 /* A collective's index in pm_settings_t.min_size. */
 static inline int pm_coll_index(pm_coll_t coll) { return __builtin_ctz((unsigned)coll); }

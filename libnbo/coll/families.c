@@ -27,6 +27,7 @@ static const nbo_coll_desc_t *const families[NBO_COLL_COUNT] = {
     [NBO_COLL_SCAN]                 = &nbo_scan_desc,
     [NBO_COLL_EXSCAN]               = &nbo_exscan_desc,
     [NBO_COLL_REDUCE_SCATTER]       = &nbo_reduce_scatter_desc,
+    [NBO_COLL_ALLTOALLW]            = &nbo_alltoallw_desc,
 };
 
 const nbo_coll_desc_t *nbo_coll_desc(nbo_coll_t coll)

@@ -51,7 +51,7 @@ typedef struct nbo_coll_desc {
 const nbo_coll_desc_t *nbo_coll_desc(nbo_coll_t coll);
 
 /* The descriptors, each in its family's file. */
-extern const nbo_coll_desc_t nbo_alltoall_desc, nbo_alltoallv_desc;
+extern const nbo_coll_desc_t nbo_alltoall_desc, nbo_alltoallv_desc, nbo_alltoallw_desc;
 extern const nbo_coll_desc_t nbo_allgather_desc, nbo_allgatherv_desc;
 extern const nbo_coll_desc_t nbo_bcast_desc;
 extern const nbo_coll_desc_t nbo_allreduce_desc, nbo_reduce_scatter_block_desc, nbo_reduce_desc;

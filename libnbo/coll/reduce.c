@@ -293,8 +293,15 @@ const nbo_coll_desc_t nbo_reduce_scatter_block_desc = {
 const nbo_coll_desc_t nbo_reduce_scatter_desc = {
     .coll = NBO_COLL_REDUCE_SCATTER, .algs = nbo_reduce_scatter_algs, .family = &family};
 
+/* Reduce: the same operations, its own threshold. */
+static size_t reduce_large(const nbo_config_t *cfg) { return cfg->reduce_large; }
+
+static const nbo_coll_family_t reduce_family = {
+    .validate = validate, .describe = describe, .signature = signature,
+    .small_max = reduce_large};
+
 const nbo_coll_desc_t nbo_reduce_desc = {
-    .coll = NBO_COLL_REDUCE, .algs = nbo_reduce_algs, .family = &family};
+    .coll = NBO_COLL_REDUCE, .algs = nbo_reduce_algs, .family = &reduce_family};
 
 const nbo_coll_desc_t nbo_scan_desc = {
     .coll = NBO_COLL_SCAN, .algs = nbo_scan_algs, .family = &family};

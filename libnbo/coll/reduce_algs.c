@@ -30,8 +30,15 @@ const nbo_sched_alg_t nbo_reduce_scatter_block_algs[] = {
     {.compile = NULL},
 };
 
-/* Reduce to a root: the binomial tree, order kept for any op. */
+/* Reduce: above small_max (NBO_REDUCE_LARGE) the whole vector's log2 P
+ * hops cost more than Rabenseifner's two passes of half-vectors. */
+static int large_vector(const nbo_sched_args_t *a) { return a->rbytes[0] > a->small_max; }
+
+/* Reduce to a root: Rabenseifner for long vectors and commutative ops,
+ * else the binomial tree, order kept for any op. */
 const nbo_sched_alg_t nbo_reduce_algs[] = {
+    {.id = NBO_ALG_RABENSEIFNER, .compile = nbo_compile_reduce_rabenseifner, .min_ranks = 1,
+     .commutative_only = 1, .auto_wants = large_vector},
     {.id = NBO_ALG_BINOMIAL, .compile = nbo_compile_reduce_binomial, .min_ranks = 1},
     {.compile = NULL},
 };

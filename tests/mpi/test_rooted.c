@@ -6,7 +6,8 @@
  *     one (late in turn) has entered, by one clock where every rank is on
  *     one host;
  *   - nbo_ireduce against MPI_Reduce from every root: integer sums byte
- *     for byte, 0 to 70000 elements, in place at the root; a
+ *     for byte, 0 to 70000 elements, in place at the root, under AUTO and
+ *     Rabenseifner (above NBO_REDUCE_LARGE AUTO's choice too); a
  *     non-commutative user op (2x2 matrix product); MPI_DOUBLE_INT
  *     MAXLOC and a derived type with a user op (staged, holes kept); the
  *     receive buffer NULL off the root;
@@ -29,7 +30,8 @@
 
 #include "mpitest.h"
 
-static const nbo_algorithm_t algs[] = {NBO_ALG_AUTO, NBO_ALG_BINOMIAL, NBO_ALG_LINEAR};
+static const nbo_algorithm_t algs[] = {NBO_ALG_AUTO, NBO_ALG_BINOMIAL, NBO_ALG_LINEAR,
+                                       NBO_ALG_RABENSEIFNER};
 #define NALGS (int)(sizeof(algs) / sizeof(algs[0]))
 
 static double now(void)
@@ -480,8 +482,20 @@ int main(int argc, char **argv)
         if (!mt_comm_for(algs[a], &comm))
             break;
         const char *name = nbo_algorithm_name(algs[a]);
-        /* Gather and scatter have both algorithms; the others one each,
-         * which every request gets: they run under AUTO only. */
+        /* Gather and scatter have binomial and linear, reduce binomial
+         * and Rabenseifner; the others one each, which every request gets:
+         * they run under AUTO only. */
+        const int rab = algs[a] == NBO_ALG_RABENSEIFNER;
+        if (rab) {
+            for (int root = 0; root < mt_size; root++)
+                for (int i = 0; i < (int)(sizeof(counts) / sizeof(counts[0])); i++)
+                    if (counts[i] < 5000 || root == mt_size - 1)
+                        reduce_ints(comm, name, counts[i], root, i % 2 == 0, (unsigned)i + 5);
+            reduce_noncommutative(comm, name, 5000, 0, 0); /* binomial: not commutative */
+            reduce_staged(comm, name, 301, mt_size / 2);
+            MT_OK(nbo_comm_free(&comm));
+            continue;
+        }
         for (int root = 0; root < mt_size; root++) {
             for (int i = 0; a == 0 && i < (int)(sizeof(counts) / sizeof(counts[0])); i++)
                 if (counts[i] < 5000 || root == mt_size / 2)

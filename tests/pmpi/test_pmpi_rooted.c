@@ -1,7 +1,7 @@
 /*
  * test_pmpi_rooted.c - MPI_Ibarrier, MPI_Ireduce, MPI_Igather(v),
- * MPI_Iscatter(v), MPI_Iscan, MPI_Iexscan, MPI_Ireduce_scatter and their
- * persistent forms as an unmodified program calls
+ * MPI_Iscatter(v), MPI_Iscan, MPI_Iexscan, MPI_Ireduce_scatter,
+ * MPI_Ialltoallw and their persistent forms as an unmodified program calls
  * them, from every root, in place at the root and not, checked against
  * hand-computed values; under --expect=nbo every call must be served
  * (NBO_PMPI_COLLS names them: they are not in its default).
@@ -16,6 +16,7 @@
 #define MPI_Reduce_init   MPIX_Reduce_init
 #define MPI_Gather_init   MPIX_Gather_init
 #define MPI_Scatterv_init MPIX_Scatterv_init
+#define MPI_Alltoallw_init MPIX_Alltoallw_init
 #endif
 
 enum { N = 37 };
@@ -169,6 +170,68 @@ static void gatherv_scatterv(int root, int seed)
     free(counts); free(displs); free(mine); free(all);
 }
 
+/* pt_vcount(s, d) ints from s to d: sent as MPI_INT end to end, received
+ * from an odd s as one strided vector (its holes kept), from an even s as
+ * MPI_INT, the blocks at byte displacements in reverse rank order; once
+ * non-blocking, then twice persistent. */
+static void alltoallw(int seed)
+{
+    const int P = pt_size, me = pt_rank;
+    int *sc = calloc((size_t)P, sizeof(int)), *sd = calloc((size_t)P, sizeof(int));
+    int *rc = calloc((size_t)P, sizeof(int)), *rd = calloc((size_t)P, sizeof(int));
+    MPI_Datatype *st = calloc((size_t)P, sizeof(MPI_Datatype)), *rt = calloc((size_t)P, sizeof(MPI_Datatype));
+    int soff = 0, roff = 0;
+    for (int d = 0; d < P; d++) {
+        sc[d] = pt_vcount(me, d);
+        sd[d] = (int)sizeof(int) * soff;
+        soff += sc[d];
+        st[d] = MPI_INT;
+    }
+    for (int s = P - 1; s >= 0; s--) {
+        const int n = pt_vcount(s, me);
+        rd[s] = (int)sizeof(int) * roff;
+        if (s % 2 && n > 0) {
+            PT_MPI(MPI_Type_vector(n, 1, 2, MPI_INT, &rt[s]));
+            PT_MPI(MPI_Type_commit(&rt[s]));
+            rc[s] = 1;
+            roff += 2 * n;
+        } else {
+            rt[s] = MPI_INT;
+            rc[s] = n;
+            roff += n;
+        }
+    }
+    int *in = calloc((size_t)soff + 1, sizeof(int)), *out = calloc((size_t)roff + 1, sizeof(int));
+    MPI_Request req, pers;
+    PT_MPI(MPI_Alltoallw_init(in, sc, sd, st, out, rc, rd, rt, MPI_COMM_WORLD, MPI_INFO_NULL,
+                              &pers));
+    for (int it = 0; it < 3; it++) {
+        for (int d = 0; d < P; d++)
+            for (int i = 0; i < sc[d]; i++)
+                in[sd[d] / (int)sizeof(int) + i] = pt_val(me, d, i, seed + it);
+        memset(out, 0x7f, sizeof(int) * ((size_t)roff + 1));
+        if (it == 0)
+            PT_MPI(MPI_Ialltoallw(in, sc, sd, st, out, rc, rd, rt, MPI_COMM_WORLD, &req));
+        else
+            PT_MPI(MPI_Start(&pers));
+        wait(it == 0 ? &req : &pers);
+        for (int s = 0; s < P; s++) {
+            const int stride = rt[s] == MPI_INT ? 1 : 2, *b = out + rd[s] / (int)sizeof(int);
+            for (int i = 0; i < pt_vcount(s, me); i++) {
+                PT_CHECK(b[stride * i] == pt_val(s, me, i, seed + it),
+                         "alltoallw start %d from %d [%d]: %d", it, s, i, b[stride * i]);
+                PT_CHECK(stride == 1 || b[2 * i + 1] == 0x7f7f7f7f,
+                         "alltoallw start %d from %d: hole %d written", it, s, i);
+            }
+        }
+    }
+    PT_MPI(MPI_Request_free(&pers));
+    for (int s = 0; s < P; s++)
+        if (rt[s] != MPI_INT)
+            PT_MPI(MPI_Type_free(&rt[s]));
+    free(sc); free(sd); free(rc); free(rd); free(st); free(rt); free(in); free(out);
+}
+
 /* Each persistent form started twice on changing input. */
 static void persistent(void)
 {
@@ -238,6 +301,8 @@ int main(int argc, char **argv)
     reduce_scatter(0, 5);
     reduce_scatter(1, 6);
     expect_served(2, "MPI_Ireduce_scatter");
+    alltoallw(7);
+    expect_served(2, "MPI_Ialltoallw, MPI_Alltoallw_init");
     persistent();
     return pt_finish();
 }

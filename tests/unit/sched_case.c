@@ -124,7 +124,8 @@ nbo_sched_args_t sched_case_args(const sched_case_t *c, int r)
         .send_contig = c->send_contig,
         .recv_contig = c->recv_contig,
         .in_place = c->in_place,
-        .uniform = c->counts == COUNTS_UNIFORM,
+        .uniform = c->counts == COUNTS_UNIFORM && !c->alltoallw,
+        .coll = c->alltoallw ? NBO_COLL_ALLTOALLW : NBO_COLL_ALLTOALLV,
         .algs = nbo_alltoall_algs,
         .algorithm = c->algorithm,
         .window = c->window,
@@ -140,9 +141,10 @@ nbo_sched_args_t sched_case_args(const sched_case_t *c, int r)
 const char *sched_case_name(const sched_case_t *c, int r, char *buf, size_t len)
 {
     static const char *kinds[] = {"uniform", "irregular", "sparse"};
-    snprintf(buf, len, "P=%d r=%d alg=%s W=%d %s block=%zu send_contig=%d recv_contig=%d in_place=%d"
+    snprintf(buf, len, "%sP=%d r=%d alg=%s W=%d %s block=%zu send_contig=%d recv_contig=%d in_place=%d"
              " codec=%s rate=%d elem=%d chunk=%zu",
-             c->P, r, nbo_algorithm_name(c->algorithm), c->window, kinds[c->counts], c->block,
+             c->alltoallw ? "alltoallw " : "", c->P, r, nbo_algorithm_name(c->algorithm), c->window,
+             kinds[c->counts], c->block,
              c->send_contig, c->recv_contig, c->in_place, nbo_codec_name((nbo_codec_t)c->codec),
              c->codec_rate, c->codec_elem, c->codec_chunk);
     return buf;

@@ -27,6 +27,7 @@ typedef struct sched_case {
      * irregular sizes count scalars then) */
     int             codec, codec_rate, codec_elem;
     size_t          codec_chunk;  /* 0: the library's */
+    int             alltoallw;    /* as alltoallw: never uniform, whatever the sizes */
     /* derived */
     size_t  *bytes;               /* [P*P] bytes[s*P+d] */
     size_t **sdispl, **rdispl;    /* [P][P] per rank */

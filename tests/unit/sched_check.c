@@ -514,7 +514,8 @@ static const char *check_codec(const nbo_sched_args_t *a, const nbo_sched_t *s)
 const char *sched_check(const nbo_sched_args_t *a, const nbo_sched_t *s)
 {
     const char *err;
-    if (a->coll != NBO_COLL_ALLTOALL && a->coll != NBO_COLL_ALLTOALLV) {
+    if (a->coll != NBO_COLL_ALLTOALL && a->coll != NBO_COLL_ALLTOALLV &&
+        a->coll != NBO_COLL_ALLTOALLW) {
         if (s->algorithm != nbo_sched_choose(a))
             return fail("algorithm %s, nbo_sched_choose says %s", nbo_algorithm_name(s->algorithm),
                         nbo_algorithm_name(nbo_sched_choose(a)));

@@ -253,7 +253,7 @@ static void config_set(void **state)
                                        "NBO_PROGRESS_CPU", "NBO_SPIN_US", "NBO_PROGRESS_SCHED",
                                        "NBO_CHECK", "NBO_CUDA_CHUNK", "NBO_ALLREDUCE_SMALL",
                                        "NBO_ALLGATHER_SMALL", "NBO_BCAST_SMALL",
-                                       "NBO_FOREGROUND_US"};
+                                       "NBO_FOREGROUND_US", "NBO_REDUCE_LARGE"};
     for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
         if (nbo_config_set(&d, vars[i], "not a value") != NBO_ERR_CONFIG)
             fail_msg("nbo_config_set does not know %s", vars[i]);

@@ -35,8 +35,11 @@ static void run_case(sched_case_t *c)
         if (rc != NBO_SUCCESS)
             fail_msg("%s: compile returned %s", sched_case_name(c, r, name, sizeof(name)),
                      nbo_strerror(rc));
+        if (c->alltoallw && s.algorithm != NBO_ALG_PAIRWISE)
+            fail_msg("%s: %s compiled, pairwise expected", sched_case_name(c, r, name, sizeof(name)),
+                     nbo_algorithm_name(s.algorithm));
         if (c->algorithm == NBO_ALG_BRUCK && c->counts == COUNTS_UNIFORM && c->P > 2 &&
-            s.algorithm != NBO_ALG_BRUCK)
+            !c->alltoallw && s.algorithm != NBO_ALG_BRUCK)
             fail_msg("%s: Bruck asked for, %s compiled", sched_case_name(c, r, name, sizeof(name)),
                      nbo_algorithm_name(s.algorithm));
         const char *err = sched_check(&a, &s);
@@ -54,8 +57,10 @@ static void run_case(sched_case_t *c)
     sched_case_free(c);
 }
 
-/* Every layout flag combination for one algorithm / counts kind. */
-static int run_all(nbo_algorithm_t alg, counts_kind_t counts, const size_t *blocks, int nblocks)
+/* Every layout flag combination for one algorithm / counts kind (w: as
+ * alltoallw). */
+static int run_all_w(nbo_algorithm_t alg, counts_kind_t counts, const size_t *blocks, int nblocks,
+                     int w_call)
 {
     int n = 0;
     for (int P = 1; P <= 17; P++)
@@ -72,6 +77,7 @@ static int run_all(nbo_algorithm_t alg, counts_kind_t counts, const size_t *bloc
                         .algorithm = alg,
                         .window = windows[w],
                         .bruck_max = 256,
+                        .alltoallw = w_call,
                     };
                     run_case(&c);
                     n++;
@@ -79,7 +85,24 @@ static int run_all(nbo_algorithm_t alg, counts_kind_t counts, const size_t *bloc
     return n;
 }
 
+static int run_all(nbo_algorithm_t alg, counts_kind_t counts, const size_t *blocks, int nblocks)
+{
+    return run_all_w(alg, counts, blocks, nblocks, 0);
+}
+
 static const size_t uniform_blocks[] = {0, 1, 3, 40};
+
+/* Alltoallw in bytes: any sizes, packed or not on either side, in place;
+ * Bruck asked for, pairwise compiled (its blocks are never uniform). */
+static void alltoallw_all(void **state)
+{
+    (void)state;
+    static const size_t none[] = {0}, same[] = {0, 24};
+    int n = run_all_w(NBO_ALG_BRUCK, COUNTS_UNIFORM, same, 2, 1);
+    n += run_all_w(NBO_ALG_BRUCK, COUNTS_IRREGULAR, none, 1, 1);
+    n += run_all_w(NBO_ALG_AUTO, COUNTS_SPARSE, none, 1, 1);
+    print_message("%d cases\n", n);
+}
 
 static void pairwise_uniform(void **state)
 {
@@ -163,8 +186,9 @@ static nbo_algorithm_t auto_alg(const coll_case_t *c)
         return pow2(P) ? NBO_ALG_RABENSEIFNER : NBO_ALG_RING;
     case NBO_COLL_BARRIER:
         return NBO_ALG_DISSEMINATION;
-    case NBO_COLL_REDUCE:
-        return NBO_ALG_BINOMIAL;
+    case NBO_COLL_REDUCE: /* small_max stands for NBO_REDUCE_LARGE */
+        return c->bytes > c->small_max && c->commutative ? NBO_ALG_RABENSEIFNER
+                                                         : NBO_ALG_BINOMIAL;
     case NBO_COLL_SCAN:
     case NBO_COLL_EXSCAN:
         return NBO_ALG_RECURSIVE_DOUBLING;
@@ -204,7 +228,7 @@ static nbo_algorithm_t expected_alg(const coll_case_t *c)
         ok = q == NBO_ALG_DISSEMINATION;
         break;
     case NBO_COLL_REDUCE:
-        ok = q == NBO_ALG_BINOMIAL;
+        ok = q == NBO_ALG_BINOMIAL || (q == NBO_ALG_RABENSEIFNER && c->commutative);
         break;
     case NBO_COLL_SCAN:
     case NBO_COLL_EXSCAN:
@@ -491,9 +515,9 @@ static void barrier_all(void **state)
 static void reduce_all(void **state)
 {
     (void)state;
-    static const nbo_algorithm_t algs[] = {NBO_ALG_AUTO, NBO_ALG_BINOMIAL, NBO_ALG_RING,
-                                           END_ALGS};
-    static const size_t sizes[] = {0, 8, 40, SIZE_MAX};
+    static const nbo_algorithm_t algs[] = {NBO_ALG_AUTO, NBO_ALG_BINOMIAL, NBO_ALG_RABENSEIFNER,
+                                           NBO_ALG_RING, END_ALGS};
+    static const size_t sizes[] = {0, 8, 40, 200, SIZE_MAX}; /* 200 > small_max: Rabenseifner */
     coll_sweep_t w = {NBO_COLL_REDUCE, algs, sizes, 2, 1};
     print_message("%d cases\n", sweep(&w));
 }
@@ -735,6 +759,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(pairwise_uniform),
         cmocka_unit_test(pairwise_irregular),
+        cmocka_unit_test(alltoallw_all),
         cmocka_unit_test(bruck_uniform),
         cmocka_unit_test(bruck_irregular_falls_back),
         cmocka_unit_test(auto_threshold),
