@@ -499,8 +499,11 @@ int nbo_wait(nbo_request_t *req)
     if (rc != NBO_SUCCESS)
         return rc;
     nbo_lock();
-    nbo_progress_wait((*req)->comm->cfg.progress, (*req)->comm->cfg.foreground_us, request_done,
-                      *req);
+    const struct nbo_request *r = *req;
+    /* While the engine runs the list itself (offload), polling for it
+     * would only take the caller's core from the engine's work. */
+    const int spin_us = r->cursor == r->offload_wait ? 0 : r->comm->cfg.foreground_us;
+    nbo_progress_wait(r->comm->cfg.progress, spin_us, request_done, r);
     rc = collect(req);
     nbo_unlock();
     return rc;
