@@ -1,9 +1,10 @@
 /*
  * pm_rooted.c - MPI_Ibarrier, MPI_Igather(v), MPI_Iscatter(v) and their
  * persistent forms (pm_coll.c has the rules every entry point shares;
- * MPI_Ireduce is with the reductions, pm_reduce.c).  None is in
- * NBO_PMPI_COLLS's default: served when named (pm_settings.c).  A root out
- * of range goes to MPI (NBO_ERR_ROOT), which reports it.
+ * MPI_Ireduce is with the reductions, pm_reduce.c).  Gather (with
+ * gatherv) is in NBO_PMPI_COLLS's default, the barrier and scatter are
+ * served when named (pm_settings.c).  A root out of range goes to MPI
+ * (NBO_ERR_ROOT), which reports it.
  *
  * Size rules: the barrier has none.  Gather and scatter: one rank's block,
  * the same on every rank, read from the arguments significant there (the
