@@ -226,6 +226,8 @@ static int tune_step(const struct nbo_comm *c, struct nbo_tune *t, int locked, i
     int voted[TUNE_MAX] = {0};
     if (step_reads_vote(t, s)) {
         struct nbo_agreement *a = t->vote;
+        if (!a) /* its begin failed, and that start said so */
+            return NBO_ERR_MPI;
         t->vote = NULL;
         if (locked)
             nbo_unlock();
