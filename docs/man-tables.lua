@@ -27,3 +27,18 @@ function Table(t)
   end
   return pandoc.DefinitionList(items)
 end
+
+-- A comma-separated default (NBO_PMPI_MIN_SIZE's) is one word wider than
+-- the page: groff may break it after each comma (\:, a break point that
+-- prints nothing), and the page is set ragged-right (.na), since the
+-- pieces of such a word leave no space to stretch.
+function Code(c)
+  if c.text:find(',') and c.text:match('^[%w_=,.]+$') then
+    return pandoc.RawInline('man', '\\f[V]' .. c.text:gsub(',', ',\\:') .. '\\f[R]')
+  end
+end
+
+function Pandoc(doc)
+  table.insert(doc.blocks, 1, pandoc.RawBlock('man', '.na'))
+  return doc
+end
