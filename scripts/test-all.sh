@@ -28,8 +28,10 @@ status=0
 # those at P >= 5 (mpi np5/np8, progress P=5, pmpi-mixed np5), which the
 # MPICH stages run.  Suites the stage does not run at all: reliability,
 # cluster, verbs, valgrind, fuzz, install, bench, examples, cuda,
-# pmpi-faults, pmpi-large.
-OMPI_LEFT_OUT='P=([5-9]|[1-9][0-9])( |$)'
+# pmpi-faults, pmpi-large.  And test_alltoallw at P = 1: Open MPI 4.1's own
+# MPI_Alltoallw, the test's reference, writes past its receive buffer there
+# (valgrind: ompi_datatype_sndrcv); the MPICH stages run it.
+OMPI_LEFT_OUT='P=([5-9]|[1-9][0-9])( |$)|^test_alltoallw .*P=1( |$)'
 # And two tests of the cluster suite: 2 emulated hosts, UCX engine and
 # progress thread (the mpi suite's programs; an unmodified MPI_Ialltoall
 # program under libnbo-mpi that must overlap); and libnbo-mpi's stress
