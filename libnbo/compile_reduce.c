@@ -32,18 +32,23 @@ static int children(int P, int v)
     return n;
 }
 
+int nbo_reduce_check(const nbo_sched_args_t *a)
+{
+    const size_t n = a->rbytes[0];
+    if (a->root < 0 || a->root >= a->size)
+        return NBO_ERR_ROOT;
+    if (!a->elem || n % a->elem)
+        return NBO_ERR_ARG;
+    return n > SIZE_MAX / 4 ? NBO_ERR_OVERFLOW : NBO_SUCCESS;
+}
+
 int nbo_compile_reduce_binomial(const nbo_sched_args_t *a, sched_build_t *b)
 {
     const int P = a->size, r = a->rank, root = a->root;
     const size_t n = a->rbytes[0];
-    if (root < 0 || root >= P)
-        return NBO_ERR_ROOT;
-    if (!a->elem || n % a->elem)
-        return NBO_ERR_ARG;
-    if (n > SIZE_MAX / 4)
-        return NBO_ERR_OVERFLOW;
-    if (n == 0)
-        return NBO_SUCCESS;
+    const int rc = nbo_reduce_check(a);
+    if (rc != NBO_SUCCESS || n == 0)
+        return rc;
     const int ip = a->in_place && r == root;
     loc_t cur = {ip ? NBO_BUF_RECV : NBO_BUF_SEND, 0};
     const int top = a->commutative ? root : 0; /* the tree's root */

@@ -50,14 +50,9 @@ int nbo_compile_reduce_rabenseifner(const nbo_sched_args_t *a, sched_build_t *b)
 {
     const int P = a->size, r = a->rank, root = a->root;
     const size_t n = a->rbytes[0];
-    if (root < 0 || root >= P)
-        return NBO_ERR_ROOT;
-    if (!a->elem || n % a->elem)
-        return NBO_ERR_ARG;
-    if (n > SIZE_MAX / 4)
-        return NBO_ERR_OVERFLOW;
-    if (n == 0)
-        return NBO_SUCCESS;
+    const int rc = nbo_reduce_check(a);
+    if (rc != NBO_SUCCESS || n == 0)
+        return rc;
     const int at_root = r == root, pof2 = sched_pof2(P), rem = P - pof2;
     const nbo_buf_t w = at_root ? NBO_BUF_RECV : NBO_BUF_TMP;
     const size_t scr = at_root ? 0 : n; /* scratch's offset in TMP */

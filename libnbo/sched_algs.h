@@ -47,6 +47,10 @@ extern const nbo_sched_alg_t nbo_scatter_algs[];
 extern const nbo_sched_alg_t nbo_scan_algs[];
 extern const nbo_sched_alg_t nbo_reduce_scatter_algs[];
 
+/* A reduce's arguments, for both its compilers: NBO_ERR_ROOT, _ARG (no
+ * whole elements) or _OVERFLOW, else NBO_SUCCESS. */
+int nbo_reduce_check(const nbo_sched_args_t *a);
+
 /* The compilers. */
 int nbo_compile_pairwise(const nbo_sched_args_t *a, sched_build_t *b);
 int nbo_compile_bruck(const nbo_sched_args_t *a, sched_build_t *b);
