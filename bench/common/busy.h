@@ -1,6 +1,6 @@
 /*
  * busy.h - the benchmarks' clocks and busy compute, shared by
- * bench/overlap (linked with libnbo) and bench/osu (plain MPI): nothing
+ * every benchmark (bench/driver, bench/latency, ...): nothing
  * here knows MPI or libnbo.
  */
 #ifndef NBO_BENCH_BUSY_H

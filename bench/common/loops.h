@@ -1,8 +1,8 @@
 /*
  * loops.h - the benchmarks' timing loops on one exchange, whatever API
- * runs it: bench/overlap's rows (libnbo, MPI, the socket ceiling) and
- * bench/osu's plain-MPI collectives use the same loops.  MPI only for the
- * agreement between ranks; no libnbo, so the plain-MPI programs link it.
+ * runs it: every backend of nbo_bench (MPI's calls, libnbo's, the socket
+ * ceiling) runs the same loops.  MPI only for the agreement between ranks;
+ * no libnbo.
  *
  *   pure     start + wait, nothing else                      -> Pure Comm.
  *   OSU      start, busy compute for Pure Comm. of wall time (with

@@ -1,23 +1,23 @@
 #!/usr/bin/env bash
-# bench-overlap.sh - the overlap benchmark (bench/overlap/nbo_overlap) on an
+# bench-overlap.sh - the overlap benchmark (bench/driver/nbo_bench) on an
 # emulated 2-host cluster: prints the OSU-layout tables and a verdict per
 # size, writes CSV + PNG.  Small by default (a few minutes on 2 cores).
 #
 #   scripts/emu-cluster/bench-overlap.sh [-b BUILD] [-o OUTDIR] [-r RATE] [-N HOSTS]
 #                                    [-k PER_HOST] [-e ENGINES] [-P MODES] [--ofi PROVIDERS]
-#                                    [--no-async] [-- nbo_overlap options]
+#                                    [--no-async] [-- nbo_bench options]
 #
 #   -b BUILD   meson build dir (default: build; set up and compiled if missing)
 #   -o OUTDIR  where overlap.csv and overlap.png go (default: out)
 #   -r RATE    tbf link rate (default 200mbit; 1gbit is the second standard point)
-#   -e, -P     the nbo rows' engines and progress modes (nbo_overlap -e / -P:
+#   -e, -P     the nbo rows' engines and progress modes (nbo_bench -e / -P:
 #              comma lists, e.g. -e ucx -P thread; default: all)
 #   --ofi PROVIDERS  a run of the ofi engine's rows per libfabric provider
 #              (comma list, e.g. 'sockets,tcp;ofi_rxm'), each with
 #              NBO_OFI_PROVIDER set and the provider in the rows' names
 #              (nbo:ofi/thread+sockets; ';' becomes '+')
 #   --no-async skip the second run of MPICH with MPIR_CVAR_ASYNC_PROGRESS=1
-#   default benchmark options: -S 64K,256K,1M,4M -i 8 -x 2 -b 10 -T 0.1
+#   default benchmark options: -m 64K,256K,1M,4M -M osu,work -i 8 -x 2 -b 10 -T 0.1
 #   (no 16 KiB: its exchange takes less time than one scheduler tick here)
 #   (a small run: the benchmark's own -T 0.5 takes about 7 minutes here)
 #
@@ -39,7 +39,7 @@ engines=
 modes=
 ofi_providers=
 # shellcheck disable=SC2054 # the commas belong to -S
-bench_opts=(-S 64K,256K,1M,4M -i 8 -x 2 -b 10 -T 0.1)
+bench_opts=(-m 64K,256K,1M,4M -M "osu,work" -i 8 -x 2 -b 10 -T 0.1)
 
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -63,7 +63,7 @@ done
 # Relative paths are the caller's; make them absolute for the namespaces.
 case "$build" in /*) ;; *) build="$PWD/$build" ;; esac
 case "$outdir" in /*) ;; *) outdir="$PWD/$outdir" ;; esac
-bin="$build/bench/overlap/nbo_overlap"
+bin="$build/bench/driver/nbo_bench"
 if [ ! -x "$bin" ]; then
     echo "bench-overlap: building $build" >&2
     [ -f "$build/build.ninja" ] || meson setup "$build" "$ROOT" >/dev/null
@@ -95,7 +95,7 @@ echo "# emulated cluster: $hosts hosts x $per_host rank(s), tbf $rate, TCP ${NBO
 rowsel=()
 [ -z "$engines" ] || rowsel+=(-e "$engines")
 [ -z "$modes" ] || rowsel+=(-P "$modes")
-on_cluster -N "$hosts" -k "$per_host" -t 900 -d '^# nbo_overlap: done' -g 20 -- \
+on_cluster -N "$hosts" -k "$per_host" -t 900 -d '^# nbo_bench: done' -g 20 -- \
     "$bin" "${bench_opts[@]}" "${rowsel[@]}" -o "$csv"
 
 # The ofi engine per provider: which one libfabric opens is a process-wide
@@ -106,8 +106,8 @@ for prov in "${providers[@]}"; do
     echo
     echo "# the ofi engine on libfabric's $prov provider (NBO_OFI_PROVIDER), a separate run"
     export NBO_OFI_PROVIDER=$prov
-    on_cluster -N "$hosts" -k "$per_host" -t 900 -d '^# nbo_overlap: done' -g 20 -- \
-        "$bin" "${bench_opts[@]}" ${modes:+-P "$modes"} -M nbo -e ofi -L "${prov//;/+}" \
+    on_cluster -N "$hosts" -k "$per_host" -t 900 -d '^# nbo_bench: done' -g 20 -- \
+        "$bin" "${bench_opts[@]}" ${modes:+-P "$modes"} -a nbo -e ofi -L "${prov//;/+}" \
         -o "$csv.ofi" ||
         echo "bench-overlap: the $prov run ended with an error (rc $?); rows it wrote are kept" >&2
     unset NBO_OFI_PROVIDER
@@ -119,8 +119,8 @@ if [ "$async" = 1 ]; then
     echo
     echo "# MPICH with its own progress thread (MPIR_CVAR_ASYNC_PROGRESS=1), a separate run"
     export MPIR_CVAR_ASYNC_PROGRESS=1
-    on_cluster -N "$hosts" -k "$per_host" -t 600 -d '^# nbo_overlap: done' -g 20 -- \
-        "$bin" "${bench_opts[@]}" -M nonblocking -L async -V -o "$csv.async" ||
+    on_cluster -N "$hosts" -k "$per_host" -t 600 -d '^# nbo_bench: done' -g 20 -- \
+        "$bin" "${bench_opts[@]}" -a nonblocking -L async -V -o "$csv.async" ||
         echo "bench-overlap: the async-progress run ended with an error (rc $?); rows it wrote are kept" >&2
     unset MPIR_CVAR_ASYNC_PROGRESS
     if [ -s "$csv.async" ]; then
@@ -132,7 +132,7 @@ if [ "$async" = 1 ]; then
                  END { for (i = 0; i < n0; i++) { s = n[i];
                          printf "%s B: %s %.0f %% work overlap (OSU %.0f %%), latency %.2fx %s",
                                 s, nn, w[s], o[s], (a[s] > 0 ? p[s] / a[s] : 0), an
-                         # as nbo_overlap'"'"'s verdict (ALONE_SLOW in bench.h)
+                         # as nbo_bench'"'"'s verdict (ALONE_SLOW in bench.h)
                          if (x[s] > 1.2) printf " [its compute alone took %.2fx an idle core'"'"'s time]", x[s]
                          printf "\n" } }' "$csv"
     fi
@@ -148,8 +148,8 @@ awk -F, 'NR > 1 && $14 != "" { printf "%-30s %9s %10.0f %8.1f%% %8.1f%% %10.0f %
                                        $1, $6, $13, $17, $14, $19, $23, $24 }' "$csv"
 
 if command -v gnuplot >/dev/null 2>&1; then
-    gnuplot -e "csv='$csv'; png='$png'; title='nbo_overlap: $hosts hosts x $per_host, tbf $rate, UCX_TLS=tcp'" \
-        "$ROOT/bench/overlap/plot.gp"
+    gnuplot -e "csv='$csv'; png='$png'; title='nbo_bench: $hosts hosts x $per_host, tbf $rate, UCX_TLS=tcp'" \
+        "$ROOT/bench/driver/plot.gp"
     echo "# wrote $csv and $png"
 else
     echo "# wrote $csv (no gnuplot: no PNG; scripts/install-deps.sh installs gnuplot-nox)"

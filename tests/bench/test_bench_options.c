@@ -1,7 +1,9 @@
 /*
- * test_bench_options.c - nbo_overlap's iteration counts (bench/overlap/options.c):
+ * test_bench_options.c - nbo_bench's command line (bench/driver/options.c):
  * -T gives short operations enough iterations, -b caps slow ones, -B picks
- * the barrier, the default sizes are few, and bad values are refused.  Pure code: no MPI at run time.
+ * the barrier, -a the methods, -M the parts, -c the collectives, the
+ * default sizes are few, and bad values are refused.  Pure code: no MPI at
+ * run time.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,7 +18,7 @@
  * 0 or options_parse's -1. */
 static int parse(options_t *o, ...)
 {
-    char *argv[16] = {"nbo_overlap"};
+    char *argv[16] = {"nbo_bench"};
     int argc = 1;
     va_list ap;
     va_start(ap, o);
@@ -91,7 +93,7 @@ static void counts_stay_bounded(void **state)
     (void)state;
     options_t o;
     int skip;
-    assert_int_equal(parse(&o, "-T", "1e6", "-b", "0", NULL), 0);
+    assert_int_equal(parse(&o, "-T", "3600", "-b", "0", NULL), 0);
     assert_int_equal(fitted(&o, 1, 1e-9, &skip), BENCH_MAX_ITERS);
 }
 
@@ -117,7 +119,7 @@ static void barrier_choice(void **state)
     assert_int_equal(parse(&o, "-B", "nbo", NULL), -1);
 }
 
-/* With no size option: three sizes, a quick run; -m sweeps, -S lists. */
+/* With no size option: three sizes, a quick run; -m sweeps or lists. */
 static void sizes_quick_by_default(void **state)
 {
     (void)state;
@@ -129,9 +131,63 @@ static void sizes_quick_by_default(void **state)
     assert_int_equal(parse(&o, "-m", "1:4M", NULL), 0);
     assert_int_equal(o.nsizes, 23);
     assert_int_equal(o.max_size, 4u << 20);
-    assert_int_equal(parse(&o, "-S", "64K,4M", NULL), 0);
+    assert_int_equal(parse(&o, "-m", "64K,4M", NULL), 0);
     assert_int_equal(o.nsizes, 2);
     assert_int_equal(o.sizes[1], 4u << 20);
+    assert_int_equal(parse(&o, "-m", "1M", NULL), 0);
+    assert_int_equal(o.nsizes, 1);
+    assert_int_equal(parse(&o, "-m", "4M:1K", NULL), -1);
+    assert_int_equal(parse(&o, "-m", "2G", NULL), -1);
+}
+
+/* -a: the methods (API backends); every one by default. */
+static void methods_choice(void **state)
+{
+    (void)state;
+    options_t o;
+    assert_int_equal(parse(&o, NULL), 0);
+    assert_true(o.blocking && o.nonblocking && o.nbo && o.sockets);
+    assert_int_equal(parse(&o, "-a", "nonblocking", NULL), 0);
+    assert_true(!o.blocking && o.nonblocking && !o.nbo && !o.sockets);
+    assert_int_equal(parse(&o, "-a", "mpi,sockets", NULL), 0);
+    assert_true(o.blocking && o.nonblocking && !o.nbo && o.sockets);
+    assert_int_equal(parse(&o, "-a", "nbo,ceiling", NULL), 0);
+    assert_true(!o.blocking && !o.nonblocking && o.nbo && o.sockets);
+    assert_int_equal(parse(&o, "-a", "nbo,openmp", NULL), -1);
+    assert_int_equal(parse(&o, "-a", "", NULL), -1);
+}
+
+/* -M: the parts; all three by default. */
+static void parts_choice(void **state)
+{
+    (void)state;
+    options_t o;
+    assert_int_equal(parse(&o, NULL), 0);
+    assert_int_equal(o.parts, PART_OSU | PART_WORK | PART_APP);
+    assert_int_equal(parse(&o, "-M", "osu,app", NULL), 0);
+    assert_int_equal(o.parts, PART_OSU | PART_APP);
+    assert_int_equal(parse(&o, "-M", "work", NULL), 0);
+    assert_int_equal(o.parts, PART_WORK);
+    assert_int_equal(parse(&o, "-M", "osu,latency", NULL), -1);
+}
+
+/* -c: collectives by name, "all", or "reduce_scatter" for short. */
+static void collectives_choice(void **state)
+{
+    (void)state;
+    options_t o;
+    assert_int_equal(parse(&o, NULL), 0);
+    assert_int_equal(o.ncolls, 1);
+    assert_int_equal(o.colls[0], COLL_ALLTOALL);
+    assert_int_equal(parse(&o, "-c", "all", NULL), 0);
+    assert_int_equal(o.ncolls, COLL_N);
+    assert_int_equal(parse(&o, "-c", "bcast,reduce_scatter", NULL), 0);
+    assert_int_equal(o.ncolls, 2);
+    assert_int_equal(o.colls[1], COLL_REDUCE_SCATTER_BLOCK);
+    assert_int_equal(parse(&o, "-c", "alltoallw", NULL), -1);
+    assert_int_equal(parse(&o, "-k", "0", NULL), -1);
+    assert_int_equal(parse(&o, "-k", "65", NULL), -1);
+    assert_int_equal(parse(&o, "-r", "102", NULL), -1);
 }
 
 /* -z: codecs of the nbo rows, one row each; all-to-all of doubles only. */
@@ -152,9 +208,9 @@ static void codec_choice(void **state)
     assert_int_equal(parse(&o, "-z", "zfp:0", NULL), -1);
     assert_int_equal(parse(&o, "-z", "zfp:65", NULL), -1);
     assert_int_equal(parse(&o, "-z", "fp32:8", NULL), -1);
-    assert_int_equal(parse(&o, "-z", "fp32", "-C", "allreduce", NULL), -1);
-    assert_int_equal(parse(&o, "-z", "fp32", "-S", "1K,100", NULL), -1);
-    assert_int_equal(parse(&o, "-z", "fp32", "-S", "1K,104", NULL), 0);
+    assert_int_equal(parse(&o, "-z", "fp32", "-c", "allreduce", NULL), -1);
+    assert_int_equal(parse(&o, "-z", "fp32", "-m", "1K,100", NULL), -1);
+    assert_int_equal(parse(&o, "-z", "fp32", "-m", "1K,104", NULL), 0);
 }
 
 int main(void)
@@ -169,6 +225,9 @@ int main(void)
         cmocka_unit_test(barrier_choice),
         cmocka_unit_test(sizes_quick_by_default),
         cmocka_unit_test(codec_choice),
+        cmocka_unit_test(methods_choice),
+        cmocka_unit_test(parts_choice),
+        cmocka_unit_test(collectives_choice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,5 @@
 /*
- * test_bench_threads.c - nbo_overlap's CPU time per thread
+ * test_bench_threads.c - nbo_bench's CPU time per thread
  * (bench/common/threads.c): a thread named like libnbo's progress thread
  * counts as the library's own, an unnamed one as someone else's, and the
  * caller's own CPU counts as neither.  No MPI at run time.

@@ -1,5 +1,5 @@
 /*
- * ceiling.c - the testbed's ceiling: the same bytes exchanged with plain
+ * sockets.c - the sockets backend's exchange, the testbed's ceiling: the same bytes exchanged with plain
  * TCP sockets between the same ranks.  The process sleeps in poll() while
  * the kernel moves the data, so the CPU time it is charged per operation is
  * the network stack's own cost, which no library can give back to the
@@ -27,7 +27,7 @@
 struct socket_mesh {
     int nprocs, rank;
     int *fd;            /* fd[peer], -1 for self */
-    buffers_t barrier;  /* 1 byte per peer each way */
+    char *barrier;      /* 1 byte per peer each way: P send, then P receive */
     int spin;           /* poll without sleeping (the thread spins) */
 };
 
@@ -102,10 +102,7 @@ socket_mesh_t *socket_mesh_open(MPI_Comm comm, char *why, size_t whylen)
     s->fd = malloc(sizeof(int) * (size_t)s->nprocs);
     for (int p = 0; p < s->nprocs; p++)
         s->fd[p] = -1;
-    s->barrier = (buffers_t){.send = calloc(2, (size_t)s->nprocs), .size = 1,
-                             .nprocs = s->nprocs};
-    if (s->barrier.send)
-        s->barrier.recv = s->barrier.send + s->nprocs;
+    s->barrier = calloc(2, (size_t)s->nprocs);
 
     endpoint_t me = {local_address(), 0, 0};
     int lfd = socket(AF_INET, SOCK_STREAM, 0);
@@ -182,18 +179,17 @@ void socket_mesh_close(socket_mesh_t *s)
         if (s->fd[p] >= 0)
             close(s->fd[p]);
     free(s->fd);
-    free(s->barrier.send);
+    free(s->barrier);
     free(s);
 }
 
-int socket_mesh_alltoall(socket_mesh_t *s, buffers_t *b)
+int socket_mesh_alltoall(socket_mesh_t *s, const char *send, char *recv, size_t n)
 {
     int P = s->nprocs;
-    size_t n = b->size;
     size_t *sent = calloc((size_t)P, sizeof *sent), *got = calloc((size_t)P, sizeof *got);
     struct pollfd *pfd = malloc(sizeof *pfd * (size_t)P);
     int *peer = malloc(sizeof(int) * (size_t)P);
-    memcpy(b->recv + (size_t)s->rank * n, b->send + (size_t)s->rank * n, n);
+    memcpy(recv + (size_t)s->rank * n, send + (size_t)s->rank * n, n);
     const time_t spin_until = time(NULL) + 60; /* as poll's own 60 s */
     int rc = 0;
     for (;;) {
@@ -223,12 +219,12 @@ int socket_mesh_alltoall(socket_mesh_t *s, buffers_t *b)
                 goto out;
             }
             if (pfd[i].revents & POLLOUT) {
-                ssize_t w = write(s->fd[p], b->send + (size_t)p * n + sent[p], n - sent[p]);
+                ssize_t w = write(s->fd[p], send + (size_t)p * n + sent[p], n - sent[p]);
                 if (w > 0)
                     sent[p] += (size_t)w;
             }
             if (pfd[i].revents & POLLIN) {
-                ssize_t r = read(s->fd[p], b->recv + (size_t)p * n + got[p], n - got[p]);
+                ssize_t r = read(s->fd[p], recv + (size_t)p * n + got[p], n - got[p]);
                 if (r == 0) {
                     rc = -1;
                     goto out;
@@ -247,7 +243,7 @@ out:
  * queues behind the previous exchange's data on the same sockets. */
 int socket_mesh_barrier(socket_mesh_t *s)
 {
-    return s->barrier.send ? socket_mesh_alltoall(s, &s->barrier) : -1;
+    return s->barrier ? socket_mesh_alltoall(s, s->barrier, s->barrier + s->nprocs, 1) : -1;
 }
 
 /* ------------------------------------------------- the exchange on a thread
@@ -258,7 +254,7 @@ int socket_mesh_barrier(socket_mesh_t *s)
 
 struct socket_worker {
     socket_mesh_t *mesh;
-    buffers_t *buf;
+    const coll_op_t *op;
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t cond;
@@ -280,7 +276,7 @@ static void *worker_main(void *arg)
          * polls on the host (docs/benchmarks.md, the ofi engine). */
         const char *spin = getenv("NBO_BENCH_CEILING_SPIN");
         w->mesh->spin = spin && *spin == '1';
-        int rc = socket_mesh_alltoall(w->mesh, w->buf);
+        int rc = socket_mesh_alltoall(w->mesh, w->op->send, w->op->recv, w->op->size);
         w->mesh->spin = 0;
         pthread_mutex_lock(&w->lock);
         w->rc = rc;
@@ -291,13 +287,12 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-socket_worker_t *socket_worker_start(socket_mesh_t *s, buffers_t *b)
+socket_worker_t *socket_worker_start(socket_mesh_t *s)
 {
     socket_worker_t *w = calloc(1, sizeof *w);
     if (!w)
         return NULL;
     w->mesh = s;
-    w->buf = b;
     pthread_mutex_init(&w->lock, NULL);
     pthread_cond_init(&w->cond, NULL);
     if (pthread_create(&w->thread, NULL, worker_main, w) != 0) {
@@ -309,9 +304,10 @@ socket_worker_t *socket_worker_start(socket_mesh_t *s, buffers_t *b)
     return w;
 }
 
-void socket_worker_post(socket_worker_t *w)
+void socket_worker_post(socket_worker_t *w, const coll_op_t *op)
 {
     pthread_mutex_lock(&w->lock);
+    w->op = op;
     w->go = 1;
     w->done = 0;
     pthread_cond_signal(&w->cond);

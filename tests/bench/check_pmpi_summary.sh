@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# check_osu_summary.sh SUMMARY - bench/osu/summary.sh's verdicts on a CSV
+# check_pmpi_summary.sh SUMMARY - bench/driver/summary-pmpi.sh's verdicts on a CSV
 # made up for each rule: the loop compared at the base's compute, the
 # latency limit, the equal band, and the default candidates line.
 set -euo pipefail

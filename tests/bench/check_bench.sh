@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# check_osu.sh - the smoke test of bench/osu/nbo_osu_coll: run it briefly
+# check_bench.sh - the smoke test of nbo_bench's mpi backend, as an
+# unmodified MPI program's collectives run (bench/driver): run it briefly
 # (or read a saved output) and check that its output is well formed and
 # its figures sane and consistent.
 #
-#   check_osu.sh [--preload LIB] [--served LIST] [--colls LIST] [--sizes LIST]
-#                [--persistent] -- MPIEXEC NBO_OSU_COLL
-#   check_osu.sh --parse FILE [--colls LIST] [--sizes LIST] [--served LIST]
+#   check_bench.sh [--preload LIB] [--served LIST] [--colls LIST] [--sizes LIST]
+#                  [--persistent] -- MPIEXEC NBO_BENCH
+#   check_bench.sh --parse FILE [--colls LIST] [--sizes LIST] [--served LIST]
 #
-# Checks, per collective of --colls (default all six) and size of --sizes
+# Checks, per collective of --colls (default six) and size of --sizes
 # (the exact sizes the program prints, default 4096,65536):
 #   - an OSU table: header, one row per size, Overall, Compute, Pure Comm.
 #     > 0, Overlap in [0, 100] and equal (within rounding) to
@@ -18,11 +19,11 @@
 #   - the line naming who served it: libnbo for those in --served, MPI for
 #     the others;
 #   - the CSV (run mode): one line per collective and size, no data errors;
-#   - the last line: "# nbo_osu_coll: done, 0 data errors", exit status 0.
+#   - the last line: "# nbo_bench: done, 0 data errors", exit status 0.
 set -uo pipefail
 
-preload= served= colls=alltoall,allreduce,reduce_scatter_block,allgather,allgatherv,bcast
-sizes=4096,65536 persistent= parse=
+preload='' served='' colls=alltoall,allreduce,reduce_scatter_block,allgather,allgatherv,bcast
+sizes=4096,65536 persistent='' parse=''
 while [ $# -gt 0 ]; do
     case "$1" in
     --preload) preload=$2; shift 2 ;;
@@ -32,7 +33,7 @@ while [ $# -gt 0 ]; do
     --persistent) persistent=-p; shift ;;
     --parse) parse=$2; shift 2 ;;
     --) shift; break ;;
-    *) echo "check_osu: unknown option $1" >&2; exit 2 ;;
+    *) echo "check_bench: unknown option $1" >&2; exit 2 ;;
     esac
 done
 
@@ -45,7 +46,7 @@ if [ -n "$parse" ]; then
     cp "$parse" "$out" || fail "cannot read $parse"
     rc=0
 else
-    [ $# -eq 2 ] || { echo "check_osu: need -- MPIEXEC NBO_OSU_COLL" >&2; exit 2; }
+    [ $# -eq 2 ] || { echo "check_bench: need -- MPIEXEC NBO_BENCH" >&2; exit 2; }
     mpiexec=$1 prog=$2
     # In the ranks only: hydra's -genv, Open MPI's -x.
     pre=()
@@ -57,32 +58,33 @@ else
         fi
     fi
     # shellcheck disable=SC2086 # persistent is one word or none
-    timeout 60 "$mpiexec" -n 2 "${pre[@]}" "$prog" -c "$colls" -m "$sizes" $persistent \
-        -i 3 -x 1 -n 2 -r 3 -o "$csv" >"$out" 2>&1
+    timeout 60 "$mpiexec" -n 2 "${pre[@]}" "$prog" -a nonblocking -M osu,app -c "$colls" \
+        -m "$sizes" $persistent -i 3 -x 1 -T 0 -b 0 -n 2 -r 3 -o "$csv" >"$out" 2>&1
     rc=$?
 fi
 cat "$out"
 echo "----"
-[ $rc -eq 0 ] || fail "nbo_osu_coll exited $rc"
-tail -n 1 "$out" | grep -qx '# nbo_osu_coll: done, 0 data errors' ||
-    fail "the last line is not '# nbo_osu_coll: done, 0 data errors'"
+[ $rc -eq 0 ] || fail "nbo_bench exited $rc"
+tail -n 1 "$out" | grep -qx '# nbo_bench: done, 0 data errors' ||
+    fail "the last line is not '# nbo_bench: done, 0 data errors'"
 
+# The tables of MPI's rows: "# COLL: MPI_Icoll" (or MPI_Coll_init, -p)
+# before the OSU table, "# application loop, COLL: ..." before the other.
 awk -v colls="$colls" -v sizes="$sizes" -v served=",$served," '
 function bad(msg) { print "FAIL: " msg; failed = 1 }
 function num(x) { return x ~ /^-?[0-9]+(\.[0-9]+)?$/ }
 function near(a, b, tol) { return (a - b <= tol && b - a <= tol) }
 BEGIN { nc = split(colls, C, ","); ns = split(sizes, S, ",") }
-/^# nbo_osu_coll: .*MPI_I[a-z_]+, non-blocking latency and overlap \(OSU columns\)$/ {
-    match($0, /MPI_I[a-z_]+/); mode = "osu"; cur = tolower(substr($0, RSTART + 5, RLENGTH - 5)); next }
-/^# application loop, / { match($0, /MPI_I[a-z_]+/); mode = "app"; cur = tolower(substr($0, RSTART + 5, RLENGTH - 5)); next }
+/^# [a-z_]+: MPI_[A-Za-z_]+( \(.*\))?$/ { cur = $2; sub(/:$/, "", cur); mode = "osu"; next }
+/^# application loop, [a-z_]+: / { cur = $4; sub(/:$/, "", cur); mode = "app"; next }
 /^# Size/ { hdr[mode, cur] = $0; next }
-/^# [a-z_]+: served by / {
+/^# [a-z_]+: MPI_[A-Za-z_]+ served by / {
     c = $2; sub(/:$/, "", c); who[c] = ($0 ~ /served by libnbo/) ? "libnbo" : "mpi"; mode = ""; next }
-/^#/ || /^libnbo-mpi:/ || /^$/ { next }
+/^#/ || /^$/ { next }
 mode == "osu" {
-    if (NF != 5 && NF != 8) { bad(cur " OSU row of " NF " fields: " $0); next }
-    for (i = 1; i <= NF; i++) if (!num($i)) bad(cur " OSU row, field " i " not a number: " $0)
-    ov = $2; cp = $3; pu = $(NF - 1); ol = $NF
+    if (NF != 13) { bad(cur " OSU row of " NF " fields: " $0); next }
+    for (i = 1; i <= 8; i++) if (!num($i)) bad(cur " OSU row, field " i " not a number: " $0)
+    ov = $2; cp = $3; pu = $7; ol = $8
     if (ov <= 0 || cp <= 0 || pu <= 0) bad(cur " " $1 ": a time <= 0: " $0)
     if (ol < 0 || ol > 100) bad(cur " " $1 ": Overlap " ol " outside [0, 100]")
     want = 100 - 100 * (ov - cp) / pu; if (want < 0) want = 0
@@ -116,14 +118,18 @@ END {
         else if (who[c] != want) bad(c ": served by " who[c] ", expected " want)
     }
     exit failed
-}' "$out" || fail "the output above is not what nbo_osu_coll must print"
+}' "$out" || fail "the output above is not what nbo_bench must print"
 
 if [ -z "$parse" ]; then
     ncolls=$(tr ',' '\n' <<<"$colls" | grep -c .)
     nsizes=$(tr ',' '\n' <<<"$sizes" | grep -c .)
-    [ "$(head -1 "$csv" | cut -d, -f1-3)" = "label,coll,size" ] || fail "CSV header: $(head -1 "$csv")"
-    [ "$(tail -n +2 "$csv" | wc -l)" -eq $((ncolls * nsizes)) ] ||
-        fail "CSV: $(tail -n +2 "$csv" | wc -l) rows, expected $((ncolls * nsizes))"
-    awk -F, 'NR > 1 && $NF != 0 { exit 1 }' "$csv" || fail "CSV: a row with data errors"
+    # By name: the CSV's columns (report_csv_header).
+    awk -F, -v want=$((ncolls * nsizes)) '
+        NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i
+                  if (!("coll" in k) || !("errors" in k) || !("hidden_pct" in k)) { print "FAIL: CSV header: " $0; exit 1 }
+                  next }
+        $k["errors"] != 0 { print "FAIL: CSV: a row with data errors: " $0; exit 1 }
+        { n++ }
+        END { if (n != want) { print "FAIL: CSV: " n " rows, expected " want; exit 1 } }' "$csv" || exit 1
 fi
-echo "PASS: nbo_osu_coll's tables are well formed, consistent and sane (${colls}; served by libnbo: ${served:-none})"
+echo "PASS: nbo_bench's tables are well formed, consistent and sane (${colls}; served by libnbo: ${served:-none})"

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# run.sh - nbo_osu_coll on the emulated cluster (scripts/emu-cluster), one
-# cluster session, three configurations of the same plain-MPI binary side by
-# side for each collective: MPI alone, MPI with its own progress thread, and
+# run-pmpi.sh - nbo_bench's MPI rows (-a nonblocking: an unmodified MPI
+# program's collectives) on the emulated cluster (scripts/emu-cluster), one
+# cluster session, three configurations of the same binary side by side
+# for each collective: MPI alone, MPI with its own progress thread, and
 # libnbo-mpi.so preloaded.  Prints each run's OSU and application-loop
 # tables, then one summary table and a verdict per collective and size.
 #
-#   bench/osu/run.sh [-b BUILD] [-o OUTDIR] [-r RATE] [-N HOSTS] [-k PER_HOST]
+#   bench/driver/run-pmpi.sh [-b BUILD] [-o OUTDIR] [-r RATE] [-N HOSTS] [-k PER_HOST]
 #                    [-c COLLS] [-m SIZES] [--no-async] [--no-ceiling]
-#                    [-- nbo_osu_coll options]
+#                    [-- nbo_bench options]
 #
 #   -b BUILD     meson build dir (default build; built if missing).  A build
 #                with -Dmpi=openmpi runs under Open MPI: put its mpiexec first
@@ -19,9 +20,9 @@
 #                reduce_scatter_block,allgather,allgatherv,bcast)
 #   -m SIZES     sizes (default 64K,1M,4M)
 #   --no-async   leave out MPI's own progress thread
-#   --no-ceiling leave out the socket ceiling (bench/overlap's, all-to-all
+#   --no-ceiling leave out the socket ceiling (nbo_bench -a sockets: all-to-all
 #                bytes over plain TCP between the same hosts)
-#   default nbo_osu_coll options: -i 10 -x 2 -n 5 -r 5 -T 0.25
+#   nbo_bench -a nonblocking -M osu,app -b 0, and by default -i 10 -x 2 -n 5 -r 5 -T 0.25
 #
 # Configurations (one mpiexec each, per collective, in this order, so that
 # a shared machine's drift falls on all three alike):
@@ -32,7 +33,7 @@
 #                     collective served at every size (NBO_PMPI_COLLS=all,
 #                     NBO_PMPI_MIN_SIZE=all=0), NBO_PMPI_LOG=1 on the first run
 # The last two compute, in the application loop, as long as the first one's
-# exchange took (nbo_osu_coll -C), so all three compare at the same compute.
+# exchange took (nbo_bench -R), so all three compare at the same compute.
 #
 # NBO_* variables in the environment reach the ranks.  Needs root; exits 77
 # where namespaces cannot be built.
@@ -71,23 +72,22 @@ while [ $# -gt 0 ]; do
     --no-ceiling) ceiling=0; shift ;;
     --) shift; [ $# -eq 0 ] || bench_opts=("$@"); break ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    *) echo "osu/run.sh: unknown option $1" >&2; exit 2 ;;
+    *) echo "run-pmpi.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
 
-[ "$(id -u)" -eq 0 ] || { echo "osu/run.sh: SKIP: needs root (network namespaces)" >&2; exit 77; }
+[ "$(id -u)" -eq 0 ] || { echo "run-pmpi.sh: SKIP: needs root (network namespaces)" >&2; exit 77; }
 
 case "$build" in /*) ;; *) build="$PWD/$build" ;; esac
 case "$outdir" in /*) ;; *) outdir="$PWD/$outdir" ;; esac
-bin="$build/bench/osu/nbo_osu_coll"
+bin="$build/bench/driver/nbo_bench"
 lib="$build/pmpi/libnbo-mpi.so"
-overlap="$build/bench/overlap/nbo_overlap"
 if [ ! -x "$bin" ] || [ ! -f "$lib" ]; then
-    echo "osu/run.sh: building $build" >&2
+    echo "run-pmpi.sh: building $build" >&2
     [ -f "$build/build.ninja" ] || meson setup "$build" "$ROOT" >/dev/null
     meson compile -C "$build" >/dev/null
 fi
-[ -x "$bin" ] && [ -f "$lib" ] || { echo "osu/run.sh: $bin or $lib not built" >&2; exit 1; }
+[ -x "$bin" ] && [ -f "$lib" ] || { echo "run-pmpi.sh: $bin or $lib not built" >&2; exit 1; }
 mkdir -p "$outdir"
 
 if mpiexec --version 2>&1 | grep -q 'OpenRTE\|Open MPI'; then
@@ -101,7 +101,7 @@ fi
 
 mkdir -p /run/lock
 exec 9>/run/lock/nbo-cluster.lock
-flock -w 900 9 || { echo "osu/run.sh: emulated cluster busy" >&2; exit 1; }
+flock -w 900 9 || { echo "run-pmpi.sh: emulated cluster busy" >&2; exit 1; }
 export NBO_CLUSTER_LOCKED=$$
 child=
 # Jobs run in the background and are waited for, so that a signal runs the
@@ -121,15 +121,15 @@ trap 'exit 143' TERM
 
 "$CLUSTER" up -N "$hosts" -r "$rate"
 echo "# emulated cluster: $hosts hosts x $per_host rank(s), tbf $rate, TCP ${NBO_CLUSTER_CC:-cubic}, UCX_TLS=tcp,self; $mpi"
-echo "# nbo_osu_coll -m $sizes ${bench_opts[*]}; configurations: ${labels[*]}"
+echo "# nbo_bench -a nonblocking -M osu,app -b 0 -m $sizes ${bench_opts[*]}; configurations: ${labels[*]}"
 echo "# machine load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # One configuration's run of one collective: its output on stdout and in
 # OUTDIR/LABEL-COLL.log, its rows in OUTDIR/LABEL-COLL.csv.
 run_config() { # label coll first
     local label=$1 coll=$2 first=$3 csv="$outdir/$1-$2.csv" ref=()
-    local cmd=("$bin" -c "$coll" -m "$sizes" "${bench_opts[@]}" -L "$label" -o "$csv")
-    [ "$label" = "${labels[0]}" ] || ref=(-C "$outdir/${labels[0]}-$coll.csv")
+    local cmd=("$bin" -a nonblocking -M "osu,app" -b 0 -c "$coll" -m "$sizes" "${bench_opts[@]}" -L "$label" -o "$csv")
+    [ "$label" = "${labels[0]}" ] || ref=(-R "$outdir/${labels[0]}-$coll.csv")
     rm -f "$csv"
     envs=()
     case "$label" in
@@ -142,11 +142,11 @@ run_config() { # label coll first
         cmd=(env "LD_PRELOAD=$lib" "${cmd[@]}")
         ;;
     esac
-    on_cluster -N "$hosts" -k "$per_host" -t 900 -d '^# nbo_osu_coll: done' -g 10 -- \
+    on_cluster -N "$hosts" -k "$per_host" -t 900 -d '^# nbo_bench: done' -g 10 -- \
         "${cmd[@]}" ${ref[@]+"${ref[@]}"} > >(tee "$outdir/$label-$coll.log") 2>&1 ||
-        echo "osu/run.sh: $label $coll ended with an error" >&2
+        echo "run-pmpi.sh: $label $coll ended with an error" >&2
     envs=()
-    [ -s "$csv" ] || echo "osu/run.sh: $label $coll wrote no rows" >&2
+    [ -s "$csv" ] || echo "run-pmpi.sh: $label $coll wrote no rows" >&2
 }
 
 first=1
@@ -159,19 +159,19 @@ for coll in ${colls//,/ }; do
     done
 done
 
-if [ "$ceiling" = 1 ] && [ -x "$overlap" ]; then
+if [ "$ceiling" = 1 ]; then
     echo
-    echo "######## socket ceiling (nbo_overlap -M ceiling: the same bytes as an all-to-all of each size over plain TCP)"
-    on_cluster -N "$hosts" -k "$per_host" -t 600 -d '^# nbo_overlap: done' -g 10 -- \
-        "$overlap" -S "$sizes" -M ceiling -i 10 -x 2 -b 20 -T 0.25 -V -o "$outdir/ceiling.csv" \
-        > >(tee "$outdir/ceiling.log") 2>&1 || echo "osu/run.sh: the ceiling run failed" >&2
+    echo "######## socket ceiling (nbo_bench -a sockets: the same bytes as an all-to-all of each size over plain TCP)"
+    on_cluster -N "$hosts" -k "$per_host" -t 600 -d '^# nbo_bench: done' -g 10 -- \
+        "$bin" -m "$sizes" -a sockets -M "osu,work" -i 10 -x 2 -b 20 -T 0.25 -V -o "$outdir/ceiling.csv" \
+        > >(tee "$outdir/ceiling.log") 2>&1 || echo "run-pmpi.sh: the ceiling run failed" >&2
 fi
 echo "# machine load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # All rows in one CSV, then the summary.
 merged="$outdir/osu.csv"
 first_csv=$(ls "$outdir"/*-*.csv 2>/dev/null | grep -v '/ceiling' | head -1 || true)
-[ -n "$first_csv" ] || { echo "osu/run.sh: no results" >&2; exit 1; }
+[ -n "$first_csv" ] || { echo "run-pmpi.sh: no results" >&2; exit 1; }
 head -1 "$first_csv" >"$merged"
 for coll in ${colls//,/ }; do
     for label in "${labels[@]}"; do
@@ -179,5 +179,5 @@ for coll in ${colls//,/ }; do
     done
 done
 echo
-"$HERE/summary.sh" "$merged" "${labels[@]}"
+"$HERE/summary-pmpi.sh" "$merged" "${labels[@]}"
 echo "# wrote $merged and the logs in $outdir"

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# summary.sh - the side-by-side table of bench/osu/run.sh from its merged
+# summary-pmpi.sh - the side-by-side table of bench/driver/run-pmpi.sh from its merged
 # CSV: per collective and size, each configuration's pure exchange time,
 # OSU overlap and application-loop hidden share, libnbo-mpi's latency
 # against the blocking form and against MPI alone, and a verdict.
 #
-#   bench/osu/summary.sh OSU.csv BASE [ASYNC] LIBNBO
+#   bench/driver/summary-pmpi.sh OSU.csv BASE [ASYNC] LIBNBO
 #
 # BASE, ASYNC, LIBNBO: the labels (-L) of MPI alone, MPI with its progress
 # thread (optional), libnbo-mpi.so preloaded, e.g. mpich async libnbo.

@@ -13,7 +13,7 @@
  */
 #include "sizes.h"
 #include "stats.h"
-#include "bench.h"
+#include "bench.h" /* the collectives' table (bench/driver/colls.c) */
 
 #include <getopt.h>
 #include <stdio.h>
@@ -27,7 +27,7 @@ enum { M_MPI, M_NBO, M_NBO_PERSISTENT, M_N };
 typedef struct {
     coll_t colls[COLL_N];
     int ncolls;
-    size_t sizes[BENCH_MAX_SIZES];
+    size_t sizes[64];
     int nsizes;
     int iters;   /* -n: operations per block */
     int blocks;  /* -r: blocks per method */
@@ -40,9 +40,9 @@ static void usage(FILE *f)
     fprintf(f,
         "usage: nbo_latency [-C COLL[,COLL..]|all] [-S S1,S2,..] [-n N] [-r R] [-w US]\n"
         "                   [-o FILE.csv]\n"
-        "  -C  alltoall, allreduce, allgather, bcast or all (default all); sizes as\n"
-        "      nbo_overlap's -S: bytes per peer, the vector's bytes (MPI_DOUBLE, MPI_SUM),\n"
-        "      the block per rank, the message from root 0\n"
+        "  -C  collectives, comma separated, or all (default alltoall,allreduce,allgather,\n"
+        "      bcast); sizes as nbo_bench's -m: bytes per peer, the vector's bytes\n"
+        "      (MPI_FLOAT, MPI_SUM), the block per rank, the message from root 0\n"
         "  -S  sizes, K suffix allowed (default 8,64,512,4K,32K,64K)\n"
         "  -n  back-to-back operations per block (default 200)\n"
         "  -r  blocks per method, alternating (default 15; medians over them)\n"
@@ -53,23 +53,20 @@ static void usage(FILE *f)
 
 static int parse_colls(const char *s, lat_options_t *o)
 {
-    o->ncolls = 0;
-    for (int c = 0; c < COLL_N; c++)
-        if (strcmp(s, "all") == 0 || options_wants(s, coll_name((coll_t)c)))
-            o->colls[o->ncolls++] = (coll_t)c;
+    o->ncolls = coll_parse_list(s, o->colls);
     return o->ncolls > 0 ? 0 : -1;
 }
 
 static int parse_sizes(const char *s, lat_options_t *o)
 {
-    o->nsizes = bench_size_list(s, o->sizes, BENCH_MAX_SIZES);
+    o->nsizes = bench_size_list(s, o->sizes, 64);
     return o->nsizes > 0 ? 0 : -1;
 }
 
 static int parse(int argc, char **argv, lat_options_t *o, int rank)
 {
     *o = (lat_options_t){.iters = 200, .blocks = 15};
-    parse_colls("all", o);
+    parse_colls("alltoall,allreduce,allgather,bcast", o);
     parse_sizes("8,64,512,4K,32K,64K", o);
     int ch, bad = 0;
     while ((ch = getopt(argc, argv, "C:S:n:r:w:o:h")) != -1) {
@@ -93,10 +90,8 @@ static int parse(int argc, char **argv, lat_options_t *o, int rank)
 }
 
 typedef struct {
-    coll_t coll;
-    size_t size;
+    coll_op_t *op;
     double compute_s;
-    buffers_t *b;
     nbo_comm_t comm;
     nbo_request_t persistent;
 } case_t;
@@ -104,17 +99,16 @@ typedef struct {
 /* One operation of method m; returns an MPI or NBO error code (0: fine). */
 static int one_op(case_t *k, int m)
 {
-    buffers_t *b = k->b;
     if (m == M_MPI) {
         MPI_Request r;
-        int rc = coll_mpi(k->coll, b->send, b->recv, k->size, MPI_COMM_WORLD, &r);
+        int rc = coll_op_mpi(k->op, 0, FORM_NONBLOCKING, &r);
         if (rc == MPI_SUCCESS && k->compute_s > 0)
             busy_for_time(k->compute_s, 0, NULL, NULL);
         return rc != MPI_SUCCESS ? rc : MPI_Wait(&r, MPI_STATUS_IGNORE);
     }
     nbo_request_t r, *req = m == M_NBO_PERSISTENT ? &k->persistent : &r;
     int rc = m == M_NBO_PERSISTENT ? nbo_start(req)
-                                   : coll_nbo(k->coll, b->send, b->recv, k->size, k->comm, 0, req);
+                                   : coll_op_nbo(k->op, 0, 0, k->comm, req);
     if (rc == NBO_SUCCESS && k->compute_s > 0)
         busy_for_time(k->compute_s, 0, NULL, NULL);
     return rc != NBO_SUCCESS ? rc : nbo_wait(req);
@@ -133,13 +127,13 @@ static double block(case_t *k, int m, int n, int *err)
 }
 
 /* The result of one operation of each method is right. */
-static int verify(case_t *k, int rank)
+static int verify(case_t *k)
 {
     int errors = 0, err = 0;
     for (int m = 0; m < M_N; m++) {
-        coll_fill(k->coll, k->b, 1, rank);
+        coll_op_fill(k->op);
         err |= one_op(k, m) != 0;
-        errors += coll_verify(k->coll, k->b, 1, rank, 0);
+        errors += (int)coll_op_verify(k->op, 0);
     }
     return errors + err;
 }
@@ -173,7 +167,7 @@ int main(int argc, char **argv)
                "and wait; us per operation\n",
                P, info.engine, nbo_progress_name(info.progress), o.iters,
                o.blocks, o.compute_us);
-        printf("%-10s %8s %12s %10s %8s %16s %8s %6s\n", "collective", "size", "MPI_I<coll>",
+        printf("%-20s %8s %12s %10s %8s %16s %8s %6s\n", "collective", "size", "MPI_I<coll>",
                "nbo", "x MPI", "nbo_persistent", "x MPI", "check");
         if (o.csv && !(csv = fopen(o.csv, "w")))
             perror(o.csv);
@@ -185,18 +179,16 @@ int main(int argc, char **argv)
     for (int ci = 0; ci < o.ncolls; ci++)
         for (int si = 0; si < o.nsizes; si++) {
             coll_t coll = o.colls[ci];
-            size_t size = o.sizes[si];
-            if (coll == COLL_ALLREDUCE && (size < 8 || size % 8))
-                continue; /* whole doubles */
-            buffers_t b = {.size = size, .nprocs = P};
-            b.send = calloc((size_t)P, size);
-            b.recv = calloc((size_t)P, size);
-            case_t k = {.coll = coll, .size = size, .compute_s = o.compute_us * 1e-6, .b = &b,
-                        .comm = comm};
-            int err = !b.send || !b.recv;
+            size_t size = coll_fit_size(coll, o.sizes[si], P, 0);
+            if (coll == COLL_BARRIER ? si > 0 : size != o.sizes[si])
+                continue; /* whole elements; the barrier once */
+            coll_op_t op;
+            int err = coll_op_setup(&op, coll, size, 1, 0, MPI_COMM_WORLD) != MPI_SUCCESS;
+            case_t k = {.op = &op, .compute_s = o.compute_us * 1e-6, .comm = comm,
+                        .persistent = NBO_REQUEST_NULL};
             if (!err)
-                err = coll_nbo(coll, b.send, b.recv, size, comm, 1, &k.persistent) != 0;
-            int errors = err ? 1 : verify(&k, rank), all_errors;
+                err = coll_op_nbo(&op, 0, 1, comm, &k.persistent) != 0;
+            int errors = err ? 1 : verify(&k), all_errors;
             MPI_Allreduce(&errors, &all_errors, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
             double t[M_N][MAX_BLOCKS], med[M_N];
             for (int m = 0; m < M_N; m++) /* warm-up: connections, caches */
@@ -214,12 +206,11 @@ int main(int argc, char **argv)
                 med[m] = bench_median(by[m], o.blocks);
             if (k.persistent != NBO_REQUEST_NULL)
                 nbo_request_free(&k.persistent);
-            free(b.send);
-            free(b.recv);
+            coll_op_free(&op);
             all_errors += err;
             failed |= all_errors != 0;
             if (rank == 0) {
-                printf("%-10s %8zu %12.2f %10.2f %8.2f %16.2f %8.2f %6s\n", coll_name(coll), size,
+                printf("%-20s %8zu %12.2f %10.2f %8.2f %16.2f %8.2f %6s\n", coll_name(coll), size,
                        med[M_MPI], med[M_NBO], med[M_NBO] / med[M_MPI], med[M_NBO_PERSISTENT],
                        med[M_NBO_PERSISTENT] / med[M_MPI], all_errors ? "FAIL" : "ok");
                 if (csv)

@@ -1,5 +1,5 @@
-# plot.gp - overlap and latency against message size from nbo_overlap's CSV.
-#   gnuplot -e "csv='out/overlap.csv'; png='out/overlap.png'; title='2 hosts, 200mbit'" bench/overlap/plot.gp
+# plot.gp - overlap and latency against message size from nbo_bench's CSV (-o).
+#   gnuplot -e "csv='out/overlap.csv'; png='out/overlap.png'; title='2 hosts, 200mbit'" bench/driver/plot.gp
 # Columns (see report_csv_header): 1 method, 6 size, 13 pure_us, 14 overlap_pct,
 # 17 work_overlap_pct, 23 lib_cpu_us, 24 provider_cpu_us.
 if (!exists("csv")) csv = 'overlap.csv'
