@@ -71,7 +71,7 @@ static int mpi_wait(method_t *m, coll_op_t *op)
     return 0;
 }
 
-static int mpi_blocking(method_t *m, coll_op_t *op)
+int backend_mpi_blocking(method_t *m, coll_op_t *op)
 {
     for (int i = 0; i < m->conc; i++) {
         int rc = coll_op_mpi(op, i, FORM_BLOCKING, NULL);
@@ -86,5 +86,5 @@ static int mpi_sync(method_t *m) { return MPI_Barrier(m->world); }
 const backend_t bench_backend_mpi = {
     .api = "mpi", .open = mpi_open, .close = mpi_close, .prepare = mpi_prepare,
     .unprepare = mpi_unprepare, .start = mpi_start, .test = mpi_test, .wait = mpi_wait,
-    .blocking = mpi_blocking, .sync = mpi_sync,
+    .blocking = backend_mpi_blocking, .sync = mpi_sync,
 };

@@ -140,17 +140,6 @@ static int nbo_wait_all(method_t *m, coll_op_t *op)
     return rc;
 }
 
-/* The application loop's blocking form: MPI's, on the same ranks. */
-static int nbo_blocking(method_t *m, coll_op_t *op)
-{
-    for (int i = 0; i < m->conc; i++) {
-        int rc = coll_op_mpi(op, i, FORM_BLOCKING, NULL);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
-    return 0;
-}
-
 static int nbo_sync(method_t *m)
 {
     if (m->barrier == NBO_REQUEST_NULL)
@@ -166,5 +155,6 @@ static int nbo_sync(method_t *m)
 const backend_t bench_backend_nbo = {
     .api = "nbo", .open = nbo_open, .close = nbo_close, .prepare = nbo_prepare,
     .unprepare = nbo_unprepare, .start = nbo_start_all, .test = nbo_test_all,
-    .wait = nbo_wait_all, .blocking = nbo_blocking, .sync = nbo_sync,
+        /* The application loop's blocking form: MPI's, on the same ranks. */
+    .wait = nbo_wait_all, .blocking = backend_mpi_blocking, .sync = nbo_sync,
 };

@@ -103,7 +103,7 @@ typedef struct coll_op {
     int *counts, *displs;     /* allgatherv                                */
 } coll_op_t;
 
-/* MPI_SUCCESS or MPI_ERR_NO_MEM; the inputs filled. */
+/* MPI_SUCCESS or MPI_ERR_NO_MEM; coll_op_fill gives the inputs. */
 int coll_op_setup(coll_op_t *op, coll_t c, size_t size, int conc, int doubles, MPI_Comm comm);
 void coll_op_free(coll_op_t *op);
 /* Operation i's inputs (outputs cleared); after it, how many elements,
@@ -187,11 +187,13 @@ typedef struct backend {
 } backend_t;
 
 extern const backend_t bench_backend_mpi, bench_backend_nbo, bench_backend_sockets;
+/* MPI's blocking call on each of the method's operations: the mpi
+ * backend's, and the application loop's blocking form of the nbo rows. */
+int backend_mpi_blocking(method_t *m, coll_op_t *op);
 
 struct method {
     const backend_t *be;
     char name[64];             /* no spaces, no commas: used in CSV/plots */
-    char engine[16], progress[16]; /* CSV: "mpich"/"-", nbo's, "sockets"/"kernel" */
     MPI_Comm world;
     int conc;
     coll_form_t form;          /* mpi: blocking, non-blocking or persistent */
@@ -206,9 +208,6 @@ struct method {
     socket_mesh_t *mesh;       /* sockets                                 */
     socket_worker_t *worker;
 };
-
-/* Does the method time more than a latency (not MPI's blocking row)? */
-int method_overlaps(const method_t *m);
 
 /* ------------------------------------------------------ sockets (ceiling) */
 

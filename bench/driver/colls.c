@@ -392,7 +392,6 @@ int coll_op_setup(coll_op_t *op, coll_t c, size_t size, int conc, int doubles, M
         for (size_t p = 0; p < P; p++)
             op->counts[p] = (int)size, op->displs[p] = (int)(p * size);
     }
-    coll_op_fill(op);
     return MPI_SUCCESS;
 }
 

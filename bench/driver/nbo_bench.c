@@ -43,11 +43,17 @@ static void die(const char *what, const char *name, int rc)
     MPI_Abort(world, 1);
 }
 
-/* libnbo-mpi's count of the calls it served (-1: not loaded). */
+/* libnbo-mpi's count of the calls it served (-1: not loaded), through
+ * its nbo_pmpi_stats, looked up once. */
 static long served(void)
 {
     typedef int (*stats_fn)(long *, long *, long *);
-    stats_fn f = (stats_fn)dlsym(RTLD_DEFAULT, "nbo_pmpi_stats");
+    static stats_fn f;
+    static int looked;
+    if (!looked) {
+        f = (stats_fn)dlsym(RTLD_DEFAULT, "nbo_pmpi_stats");
+        looked = 1;
+    }
     long n = -1;
     if (f)
         f(&n, NULL, NULL);
@@ -166,7 +172,8 @@ static void x_fail(const bench_xchg_t *x, const char *what, int rc)
     die(what, ((const row_ctx_t *)x->ctx)->m->name, rc);
 }
 
-int method_overlaps(const method_t *m)
+/* Does the method time more than a latency (not MPI's blocking row)? */
+static int method_overlaps(const method_t *m)
 {
     return !(m->be == &bench_backend_mpi && m->form == FORM_BLOCKING);
 }
@@ -337,8 +344,6 @@ static void add_nbo(method_t *ms, int *n, int max, const options_t *o)
                                  nbo_codec_name(o->codecs[z]));
                 }
                 name(m, base, o);
-                snprintf(m->engine, sizeof m->engine, "%s", engine);
-                snprintf(m->progress, sizeof m->progress, "%s", nbo_progress_name(progs[p]));
             }
         }
     }
@@ -352,8 +357,6 @@ static int build_methods(const options_t *o, method_t *ms, int max)
     if (o->sockets) {
         method_t *m = add(ms, &n, &bench_backend_sockets, o);
         snprintf(m->name, sizeof m->name, "ceiling");
-        snprintf(m->engine, sizeof m->engine, "sockets");
-        snprintf(m->progress, sizeof m->progress, "kernel");
     }
     for (int k = 0; k < 2; k++) {
         if (!(k == 0 ? o->blocking : o->nonblocking))
@@ -361,8 +364,6 @@ static int build_methods(const options_t *o, method_t *ms, int max)
         method_t *m = add(ms, &n, &bench_backend_mpi, o);
         m->form = k == 0 ? FORM_BLOCKING : o->persistent ? FORM_PERSISTENT : FORM_NONBLOCKING;
         name(m, m->form == FORM_BLOCKING ? "mpi:blocking" : "mpi:nonblocking", o);
-        snprintf(m->engine, sizeof m->engine, "mpi");
-        snprintf(m->progress, sizeof m->progress, "-");
     }
     if (o->nbo)
         add_nbo(ms, &n, max, o);
@@ -379,8 +380,11 @@ static void fill_ids(result_t *r, const method_t *m, coll_t c, size_t size, cons
                  label ? "+" : "", label ? label : "");
     else
         snprintf(r->method, sizeof r->method, "%s", m->name);
-    snprintf(r->engine, sizeof r->engine, "%s", m->engine);
-    snprintf(r->progress, sizeof r->progress, "%s", m->progress);
+    /* CSV: the nbo rows' engine and mode; MPI's ("mpi", "-"); the sockets'. */
+    const int nbo = m->be == &bench_backend_nbo, mpi = m->be == &bench_backend_mpi;
+    snprintf(r->engine, sizeof r->engine, "%s", nbo ? m->config.engine : mpi ? "mpi" : "sockets");
+    snprintf(r->progress, sizeof r->progress, "%s",
+             nbo ? nbo_progress_name(m->config.progress) : mpi ? "-" : "kernel");
     r->coll = c;
     r->size = size;
     r->conc = m->conc;

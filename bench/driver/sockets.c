@@ -66,25 +66,12 @@ static uint32_t local_address(void)
     return found;
 }
 
-static int write_all(int fd, const void *p, size_t n)
-{
-    const char *c = p;
-    while (n) {
-        ssize_t k = write(fd, c, n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return -1;
-        c += k, n -= (size_t)k;
-    }
-    return 0;
-}
-
-static int read_all(int fd, void *p, size_t n)
+/* All n bytes of a blocking socket, written (out) or read. */
+static int move_all(int fd, void *p, size_t n, int out)
 {
     char *c = p;
     while (n) {
-        ssize_t k = read(fd, c, n);
+        ssize_t k = out ? write(fd, c, n) : read(fd, c, n);
         if (k < 0 && errno == EINTR)
             continue;
         if (k <= 0)
@@ -127,7 +114,7 @@ socket_mesh_t *socket_mesh_open(MPI_Comm comm, char *why, size_t whylen)
                                  .sin_port = all[p].port};
         int32_t r = s->rank;
         if (fd < 0 || connect(fd, (struct sockaddr *)&to, sizeof to) != 0 ||
-            write_all(fd, &r, sizeof r) != 0) {
+            move_all(fd, &r, sizeof r, 1) != 0) {
             snprintf(why, whylen, "connect to rank %d (%s): %s", p, inet_ntoa(to.sin_addr),
                      strerror(errno));
             ok = 0;
@@ -140,7 +127,7 @@ socket_mesh_t *socket_mesh_open(MPI_Comm comm, char *why, size_t whylen)
     for (int n = s->rank + 1; ok && n < s->nprocs; n++) {
         int fd = accept(lfd, NULL, NULL);
         int32_t r = -1;
-        if (fd < 0 || read_all(fd, &r, sizeof r) != 0 || r <= s->rank || r >= s->nprocs) {
+        if (fd < 0 || move_all(fd, &r, sizeof r, 0) != 0 || r <= s->rank || r >= s->nprocs) {
             snprintf(why, whylen, "accept: %s", strerror(errno));
             ok = 0;
             if (fd >= 0)
