@@ -92,7 +92,7 @@ const nbo_setting_t nbo_config_settings[] = {
     {"NBO_CODEC_RATE", INT(1, 64), "16", F(codec_rate), "zfp codec: bits per value"},
     {"NBO_TUNE", KW(nbo_tune_names), "off", F(tune),
      "persistent requests: off, on (try algorithms and windows in the first starts, keep the "
-     "fastest), window or algorithm (try only those)"},
+     "fastest on average), window or algorithm (try only those)"},
     {"NBO_TUNE_CALLS", INT(0, 1), "0", F(tune_calls),
      "1: NBO_TUNE's trial also runs over non-persistent calls, one per collective and power "
      "of two of bytes per communicator"},

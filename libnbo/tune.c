@@ -2,10 +2,15 @@
  * tune.c - the online tuner of persistent requests (NBO_TUNE,
  * docs/tuning.md).  The trial, in the first starts:
  *   1. each candidate (algorithm, window) runs REPS starts in turn;
- *   2. the ranks agree on each one's time on its slowest rank, and the two
- *      fastest run again, alternating, FINAL_REPS starts each;
- *   3. the ranks agree on those two again, and every rank keeps the faster.
- * One noisy start can put a candidate in the final, but not win it.
+ *   2. the ranks agree on each one's mean run on its slowest rank, and the
+ *      two of least mean run again, alternating, FINAL_REPS starts each;
+ *   3. the ranks agree on those two's mean over the final, and every rank
+ *      keeps the one of least mean.
+ * Means, not fastest runs: a window wide enough to overflow a switch's
+ * buffers now and then has a fast run and a slow mean, and the mean is
+ * what the application pays.  The final's runs alone decide it, since the
+ * two that reached it may have been lucky in step 1.  The trial's first
+ * start is not counted: it pays for the request's connections.
  *
  * Every rank must run the same list at the same start, so the candidates
  * and the start at which each runs are a function of what the ranks share
@@ -39,19 +44,21 @@ struct nbo_tune {
     int          starts;     /* trial starts made */
     int          cur;        /* the candidate of the plan */
     double       t0;         /* this start's time (nbo_now) */
-    double       best[TUNE_MAX]; /* seconds, this rank's fastest run of each */
+    double       sum[TUNE_MAX]; /* seconds, this rank's runs of each (the final's,
+                                   once in it) */
+    int          runs[TUNE_MAX];
     int          final_reps; /* starts per finalist (0: no final, one agreement) */
     int          fin[2];     /* the finalists, once the first agreement is read */
     struct nbo_agreement *vote; /* the trial's agreement in flight */
     int          calls;      /* a class of non-persistent calls (NBO_TUNE_CALLS) */
     int          done;       /* the trial is over: the plan is the choice */
-    /* Kept: each TUNE_CHECK starts, the slowest rank's fastest run of them
-     * is agreed without waiting (begun at one check, ended at the next); a
-     * time beyond TUNE_DRIFT times the trial's (the fastest of its runs
-     * too, so like is compared with like) runs the trial again. */
+    /* Kept: each TUNE_CHECK starts, the slowest rank's mean run of them is
+     * agreed without waiting (begun at one check, ended at the next); a
+     * time beyond TUNE_DRIFT times the trial's runs the trial again. */
     int          kept_us;    /* the kept candidate's agreed trial time */
     int          since;      /* starts since the trial or the last check */
-    double       recent;     /* this rank's fastest run since the last check */
+    double       recent;     /* seconds, this rank's runs since the last check */
+    int          recent_n;
     struct nbo_agreement *check;
     int          retrials;
 };
@@ -117,7 +124,7 @@ static void say(const struct nbo_comm *c, const struct nbo_tune *t, const int *u
             t->calls ? "_CALLS" : "", c->size, t->ncand, TUNE_REPS);
     if (t->final_reps)
         fprintf(stderr, ", the two fastest %d more", t->final_reps);
-    fprintf(stderr, " (us, slowest rank):");
+    fprintf(stderr, " (mean us, slowest rank%s):", t->final_reps ? "; finalists: the final's" : "");
     for (int i = 0; i < t->ncand; i++)
         fprintf(stderr, " %s/W=%d %d%s", nbo_algorithm_name(t->cand[i].algorithm),
                 t->cand[i].window, us[i], i == pick ? "*" : "");
@@ -125,12 +132,14 @@ static void say(const struct nbo_comm *c, const struct nbo_tune *t, const int *u
             t->cand[pick].window);
 }
 
-/* The agreement's values: each time negated (the max over ranks is minus
- * the min of minus), in microseconds. */
+/* The agreement's values: each candidate's mean run, negated (the max over
+ * ranks is minus the min of minus), in microseconds. */
 static void encode(const struct nbo_tune *t, int *us)
 {
-    for (int i = 0; i < t->ncand; i++)
-        us[i] = t->best[i] < INT_MAX * 1e-6 ? -(int)(t->best[i] * 1e6) : INT_MIN + 1;
+    for (int i = 0; i < t->ncand; i++) {
+        const double v = t->runs[i] ? t->sum[i] / t->runs[i] : INT_MAX * 1e-6;
+        us[i] = v < INT_MAX * 1e-6 ? -(int)(v * 1e6) : INT_MIN + 1;
+    }
 }
 
 /* The candidates by agreed time, the fastest first (ties: the earlier). */
@@ -201,7 +210,8 @@ static int trial_step(const struct nbo_comm *c, struct nbo_tune *t, int s, const
     memcpy(us, voted, sizeof(int) * (size_t)t->ncand);
     if (t->final_reps && s == first + 1) {
         rank_by_time(us, t->ncand, &t->fin[0], &t->fin[1]);
-        t->best[t->fin[0]] = t->best[t->fin[1]] = INT_MAX * 1e-6; /* the final's runs alone */
+        for (int k = 0; k < 2; k++) /* the final's runs alone decide it */
+            t->sum[t->fin[k]] = 0, t->runs[t->fin[k]] = 0;
         *run = t->fin[0];
         return NBO_SUCCESS;
     }
@@ -245,7 +255,7 @@ static void retry(struct nbo_request *r, struct nbo_tune *t, int us)
 {
     if (r->comm->cfg.log && r->comm->rank == 0)
         fprintf(stderr,
-                "libnbo: NBO_TUNE: %s W=%d ran in %d us at best against %d in its trial: "
+                "libnbo: NBO_TUNE: %s W=%d ran in %d us on average against %d in its trial: "
                 "trial again\n",
                 nbo_algorithm_name(t->cand[t->cur].algorithm), t->cand[t->cur].window, us,
                 t->kept_us);
@@ -254,8 +264,10 @@ static void retry(struct nbo_request *r, struct nbo_tune *t, int us)
     t->since = 0;
     t->fin[0] = t->fin[1] = 0;
     t->retrials++;
-    for (int i = 0; i < TUNE_MAX; i++)
-        t->best[i] = INT_MAX * 1e-6;
+    for (int i = 0; i < TUNE_MAX; i++) {
+        t->sum[i] = 0;
+        t->runs[i] = 0;
+    }
 }
 
 static int drift_check(struct nbo_request *r, struct nbo_tune *t)
@@ -275,8 +287,10 @@ static int drift_check(struct nbo_request *r, struct nbo_tune *t)
             return NBO_SUCCESS;
         }
     }
-    int v = -(int)(t->recent < INT_MAX * 1e-6 ? t->recent * 1e6 : INT_MAX); /* max = -min(-x) */
-    t->recent = INT_MAX * 1e-6;
+    const double mean = t->recent_n ? t->recent / t->recent_n : 0;
+    int v = -(int)(mean < INT_MAX * 1e-6 ? mean * 1e6 : INT_MAX); /* max = -min(-x) */
+    t->recent = 0;
+    t->recent_n = 0;
     t->check = nbo_agree_begin(r->comm, &v, 1);
     return t->check ? NBO_SUCCESS : NBO_ERR_MPI;
 }
@@ -303,11 +317,8 @@ static struct nbo_tune *tune_new(const nbo_sched_args_t *a, const struct nbo_com
     if (!t)
         return NULL;
     candidates(t, a, c);
-    for (int i = 0; i < TUNE_MAX; i++)
-        t->best[i] = INT_MAX * 1e-6;
     t->final_reps = final_reps(t->ncand);
     t->done = t->ncand < 2;
-    t->recent = INT_MAX * 1e-6;
     return t;
 }
 
@@ -315,10 +326,13 @@ static struct nbo_tune *tune_new(const nbo_sched_args_t *a, const struct nbo_com
 static void record(struct nbo_tune *t, int cand, double s)
 {
     if (t->done) {
-        if (cand == t->cur && s < t->recent)
-            t->recent = s;
-    } else if (s < t->best[cand]) {
-        t->best[cand] = s;
+        if (cand == t->cur) {
+            t->recent += s;
+            t->recent_n++;
+        }
+    } else if (t->starts > 1 || t->retrials) { /* not the request's first run */
+        t->sum[cand] += s;
+        t->runs[cand]++;
     }
 }
 

@@ -11,7 +11,7 @@
 /* At each start of a persistent request, before it begins (lock not
  * held, request inactive): may rebuild the plan with the next candidate,
  * or, at the start that ends the trial, agree with the other ranks and
- * keep the fastest.  Collective at that one start. */
+ * keep the one of least mean time.  Collective at that one start. */
 int  nbo_tune_start(struct nbo_request *r);
 /* A run of r ended (lock held): its time counts for its candidate. */
 void nbo_tune_finished(struct nbo_request *r, int status);

@@ -2,24 +2,34 @@
  * nbo_sweep.c - does the window matter, and does the tuner find the best?
  * One all-to-all, per size (bytes per peer), timed every way it can run:
  *
- *   alg/W      a persistent libnbo request pinned to one algorithm of the
- *              all-to-all's table (pairwise, Bruck) and one window W of
- *              1, 2, 4, 8, P - 1
+ *   pair/W     a persistent libnbo request pinned to pairwise exchange
+ *              with a window W of 1, 2, 4, 8, P - 1
+ *   bruck      pinned to Bruck (its rounds are one message each way: no
+ *              window)
  *   tuned      a persistent request with NBO_TUNE=on, after its trial
- *   MPI_Alltoall, MPI_Ialltoall + MPI_Wait   MPI's own, on the same ranks
+ *   default    the way the library takes unconfigured (AUTO, NBO_WINDOW's
+ *              default): the same list as one of the pinned ways, so the
+ *              two measure this testbed's noise
+ *   MPI_Alltoall, MPI_Ialltoall + MPI_Wait   MPI's own, on the same ranks,
+ *              in the first -q rounds only (they are many times slower here)
  *
- * Each way runs `iters` back-to-back operations (start, wait) per block,
- * the blocks of all ways in turn, `rounds` times, so that a shared
- * machine's drift falls on all alike; each block's request is made just
- * before it (one warm-up operation) and freed after it, except the tuned
- * one, which keeps what its trial learnt.  A block's time is the slowest
+ * Each way runs one warm-up operation then `iters` back-to-back operations
+ * (start, wait) per block, the blocks of all ways in turn, `rounds` times,
+ * each round starting one way further on, so that a shared machine's
+ * drift and a block's place in the round fall on all alike.  Every way
+ * has its own communicator for the size, so all run on connections alike
+ * warm; a block's request is made just before it and freed after it,
+ * except the tuned one, which keeps what its trial learnt.  A block's time is the slowest
  * rank's mean per operation (a collective ends with its slowest rank); a
- * column is the median over rounds.  The default is the way the library
- * takes unconfigured (AUTO with NBO_WINDOW's default); the trial's cost is
- * the sum of the tuned request's trial starts over as many starts of the
- * way it kept (column kept).  Data are checked once per way and size.
+ * column is the median over rounds.  The ratios (tuned/best, def/best,
+ * tuned/kept, def/twin) are medians of each round's ratio, blocks of one
+ * round set side by side; kept is the way the tuned request kept, best
+ * the pinned way of least median, twin the pinned way that runs the
+ * default's list (def/twin: two measures of one list, the testbed's
+ * resolution).  trial/op: the tuned request's trial starts over as many
+ * starts of what it kept.  Data are checked once per way and size.
  *
- *   mpiexec -n 16 nbo_sweep [-m 64K,256K,1M,4M] [-i 5] [-r 3]
+ *   mpiexec -n 16 nbo_sweep [-m 64K,256K,1M,4M] [-i 5] [-r 3] [-q 1]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,7 +54,7 @@ typedef struct way {
 } way_t;
 
 typedef struct run {
-    int    P, rank, iters, rounds;
+    int    P, rank, iters, rounds, mpi_rounds;
     size_t block;
     char  *s, *r;
 } run_t;
@@ -103,7 +113,9 @@ static int data_wrong(way_t *w, run_t *x)
     return any;
 }
 
-static void way_open(way_t *w, run_t *x)
+/* A way's communicator, made once per size so that every way runs on
+ * connections as warm as the others'. */
+static void comm_open(way_t *w)
 {
     if (w->mpi)
         return;
@@ -114,35 +126,45 @@ static void way_open(way_t *w, run_t *x)
     if (w->window)
         cfg.window = w->window;
     cfg.tune = w->tuned ? NBO_TUNE_ON : NBO_TUNE_OFF;
+    if (nbo_comm_create(MPI_COMM_WORLD, &cfg, &w->comm) != NBO_SUCCESS)
+        fail("cannot make a communicator");
+}
+
+static void comm_close(way_t *w)
+{
+    if (!w->mpi)
+        nbo_comm_free(&w->comm);
+}
+
+static void req_open(way_t *w, run_t *x)
+{
     const int n = (int)x->block;
-    if (nbo_comm_create(MPI_COMM_WORLD, &cfg, &w->comm) != NBO_SUCCESS ||
-        nbo_alltoall_init(x->s, n, MPI_BYTE, x->r, n, MPI_BYTE, w->comm, &w->req) != NBO_SUCCESS)
+    if (!w->mpi && nbo_alltoall_init(x->s, n, MPI_BYTE, x->r, n, MPI_BYTE, w->comm, &w->req) !=
+                       NBO_SUCCESS)
         fail("cannot make a persistent all-to-all");
 }
 
-static void way_close(way_t *w)
+static void req_close(way_t *w)
 {
-    if (w->mpi)
-        return;
-    nbo_request_free(&w->req);
-    nbo_comm_free(&w->comm);
+    if (!w->mpi)
+        nbo_request_free(&w->req);
 }
 
 static int ways_make(way_t *ways, int P)
 {
-    static const nbo_algorithm_t algs[] = {NBO_ALG_PAIRWISE, NBO_ALG_BRUCK};
     int wins[] = {1, 2, 4, 8, P - 1};
     for (int k = 0; k < 5; k++) /* a window beyond P - 1 is the same list as P - 1 */
         wins[k] = wins[k] < P - 1 ? wins[k] : P - 1;
     int n = 0;
-    for (int a = 0; a < 2; a++)
-        for (int k = 0; k < 5; k++) {
-            if (k > 0 && wins[k] <= wins[k - 1])
-                continue;
-            way_t *w = &ways[n++];
-            *w = (way_t){.alg = algs[a], .window = wins[k]};
-            snprintf(w->name, sizeof(w->name), "%s/%d", a ? "bruck" : "pair", wins[k]);
-        }
+    for (int k = 0; k < 5; k++) {
+        if (k > 0 && wins[k] <= wins[k - 1])
+            continue;
+        way_t *w = &ways[n++];
+        *w = (way_t){.alg = NBO_ALG_PAIRWISE, .window = wins[k]};
+        snprintf(w->name, sizeof(w->name), "pair/%d", wins[k]);
+    }
+    if (P >= 3) /* Bruck's least (the table's min_ranks) */
+        ways[n++] = (way_t){.name = "bruck", .alg = NBO_ALG_BRUCK, .window = 1};
     ways[n] = (way_t){.name = "tuned", .alg = NBO_ALG_AUTO, .tuned = 1};
     ways[n + 1] = (way_t){.name = "default", .alg = NBO_ALG_AUTO};
     ways[n + 2] = (way_t){.name = "MPI_Alltoall", .mpi = MPI_A2A};
@@ -150,72 +172,140 @@ static int ways_make(way_t *ways, int P)
     return n + 4;
 }
 
+/* The median over rounds of a's time over b's, each round's blocks side by side. */
+static double paired(const way_t *a, const way_t *b, int rounds)
+{
+    double q[rounds];
+    for (int r = 0; r < rounds; r++)
+        q[r] = a->t[r] / b->t[r];
+    return bench_median(q, rounds);
+}
+
+/* The pinned way that runs the list req runs (-1: none), its name in
+ * name when not NULL. */
+static int twin_of(const way_t *ways, int nfixed, int P, nbo_request_t req, char *name,
+                   size_t len)
+{
+    nbo_algorithm_t alg = NBO_ALG_AUTO;
+    int w = 0;
+    nbo_request_algorithm(req, &alg);
+    nbo_request_tuning(req, &w, NULL);
+    w = w < P - 1 ? w : P - 1; /* a window beyond P - 1 is the same list */
+    for (int i = 0; i < nfixed; i++)
+        if (ways[i].alg == alg && (alg == NBO_ALG_BRUCK || ways[i].window == w)) {
+            if (name)
+                snprintf(name, len, "%s", ways[i].name);
+            return i;
+        }
+    if (name)
+        snprintf(name, len, "%s/%d", nbo_algorithm_name(alg), w);
+    return -1;
+}
+
+/* The tuned request's trial, its starts back to back as the blocks run
+ * theirs (the tuner learns from the application's own starts); the
+ * seconds it took on the slowest rank, *starts how many. */
+static double trial_run(way_t *w, run_t *x, int *starts)
+{
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double t0 = MPI_Wtime();
+    int n = 0;
+    for (int left = 1; left > 0 && n < 64; n++) {
+        once(w, x);
+        if (nbo_request_tuning(w->req, NULL, &left) != NBO_SUCCESS)
+            fail("nbo_request_tuning failed");
+    }
+    *starts = n;
+    return slowest(MPI_Wtime() - t0);
+}
+
+/* The rounds: each way's block in turn, the start moving one way on per
+ * round.  One way's request at a time besides the tuned one: a Bruck
+ * list's scratch is several times the receive buffer, and a dozen
+ * requests at 4 MiB per peer do not fit 16 ranks in this machine's
+ * memory.  Made before its block, warmed up (checked, the first time),
+ * timed, freed; the tuned one warmed up alike.  Returns non-zero if a way
+ * delivered wrong data; *twin: the pinned way running the default's list. */
+static int rounds_run(way_t *ways, int nw, int nfixed, run_t *x, int *twin)
+{
+    const int tuned = nfixed, def = nfixed + 1;
+    const int mpi_rounds = x->mpi_rounds < x->rounds ? x->mpi_rounds : x->rounds;
+    int bad = 0;
+    for (int r = 0; r < x->rounds; r++)
+        for (int k = 0; k < nw; k++) {
+            const int i = (k + r) % nw;
+            if (ways[i].mpi && r >= mpi_rounds)
+                continue;
+            if (i != tuned)
+                req_open(&ways[i], x);
+            if (r == 0 && i != tuned)
+                bad |= data_wrong(&ways[i], x);
+            else
+                once(&ways[i], x);
+            if (i == def && r == 0) /* its plan is made at its first start */
+                *twin = twin_of(ways, nfixed, x->P, ways[def].req, NULL, 0);
+            ways[i].t[r] = block(&ways[i], x);
+            if (i != tuned)
+                req_close(&ways[i]);
+        }
+    return bad;
+}
+
+/* Rank 0's row: each way's median, then best, kept and the ratios. */
+static void row_print(way_t *ways, int nw, int nfixed, const run_t *x, const char *kept, int kw,
+                      int twin, double trial_per_op)
+{
+    const int tuned = nfixed, def = nfixed + 1;
+    const int mpi_rounds = x->mpi_rounds < x->rounds ? x->mpi_rounds : x->rounds;
+    double med[MAXWAYS];
+    int best = 0;
+    for (int i = 0; i < nw; i++) {
+        double v[x->rounds];
+        const int n = ways[i].mpi ? mpi_rounds : x->rounds;
+        memcpy(v, ways[i].t, sizeof(double) * (size_t)n);
+        med[i] = bench_median(v, n);
+        if (i < nfixed && med[i] < med[best])
+            best = i;
+    }
+    if (x->rank != 0)
+        return;
+    printf("%9zu", x->block);
+    for (int i = 0; i < nw; i++)
+        printf(" %*.2f", (int)strlen(ways[i].name) > 9 ? (int)strlen(ways[i].name) : 9,
+               med[i] * 1e3);
+    printf(" %9s %9s %10.2f %10.2f %10.2f %10.2f %10.2f\n", ways[best].name, kept,
+           paired(&ways[tuned], &ways[best], x->rounds), paired(&ways[def], &ways[best], x->rounds),
+           kw >= 0 ? paired(&ways[tuned], &ways[kw], x->rounds) : 0.0,
+           twin >= 0 ? paired(&ways[def], &ways[twin], x->rounds) : 0.0,
+           trial_per_op / med[tuned]);
+    fflush(stdout);
+}
+
 static void one_size(run_t *x)
 {
     way_t ways[MAXWAYS];
-    const int nw = ways_make(ways, x->P), nfixed = nw - 4, tuned = nfixed, def = nfixed + 1;
+    const int nw = ways_make(ways, x->P), nfixed = nw - 4, tuned = nfixed;
     x->s = malloc(x->block * (size_t)x->P);
     x->r = malloc(x->block * (size_t)x->P);
     if (!x->s || !x->r)
         fail("out of memory");
-    int bad = 0;
-    for (int i = 0; i < nw; i++)
-        ways[i].t = calloc((size_t)x->rounds, sizeof(double));
-    way_open(&ways[tuned], x);
-    /* The trial: its starts, timed as the others' are. */
-    int trial = 0;
-    double trial_s = 0;
-    for (int left = 1; left > 0 && trial < 64; trial++) {
-        MPI_Barrier(MPI_COMM_WORLD);
-        const double t0 = MPI_Wtime();
-        once(&ways[tuned], x);
-        trial_s += slowest(MPI_Wtime() - t0);
-        if (nbo_request_tuning(ways[tuned].req, NULL, &left) != NBO_SUCCESS)
-            fail("nbo_request_tuning failed");
-    }
-    bad |= data_wrong(&ways[tuned], x);
-    nbo_algorithm_t kept_alg = NBO_ALG_AUTO;
-    int kept_w = 0;
-    nbo_request_algorithm(ways[tuned].req, &kept_alg);
-    nbo_request_tuning(ways[tuned].req, &kept_w, NULL);
-    char kept[32];
-    snprintf(kept, sizeof(kept), "%s/%d", kept_alg == NBO_ALG_BRUCK ? "bruck" : "pair", kept_w);
-    /* One way's request at a time besides the tuned one: a Bruck list's
-     * scratch is several times the receive buffer, and 12 requests at
-     * 4 MiB per peer do not fit 16 ranks in this machine's memory.  Made
-     * before its block, checked (the warm-up), timed, freed. */
-    for (int r = 0; r < x->rounds; r++)
-        for (int i = 0; i < nw; i++) {
-            if (i != tuned) {
-                way_open(&ways[i], x);
-                if (r == 0)
-                    bad |= data_wrong(&ways[i], x);
-                else
-                    once(&ways[i], x);
-            }
-            ways[i].t[r] = block(&ways[i], x);
-            if (i != tuned)
-                way_close(&ways[i]);
-        }
-    double med[MAXWAYS];
-    int best = 0;
     for (int i = 0; i < nw; i++) {
-        med[i] = bench_median(ways[i].t, x->rounds);
-        if (i < nfixed && med[i] < med[best])
-            best = i;
+        ways[i].t = calloc((size_t)x->rounds, sizeof(double));
+        comm_open(&ways[i]);
     }
-    if (x->rank == 0) {
-        printf("%9zu", x->block);
-        for (int i = 0; i < nw; i++)
-            printf(" %*.2f", (int)strlen(ways[i].name) > 9 ? (int)strlen(ways[i].name) : 9,
-                   med[i] * 1e3);
-        printf(" %9s %9s %10.2f %10.2f %10.2f\n", ways[best].name, kept, med[tuned] / med[best],
-               med[def] / med[best], trial_s / (trial * med[tuned]));
-        fflush(stdout);
-    }
-    way_close(&ways[tuned]);
-    for (int i = 0; i < nw; i++)
+    req_open(&ways[tuned], x);
+    int trial, twin = -1;
+    const double trial_s = trial_run(&ways[tuned], x, &trial);
+    int bad = data_wrong(&ways[tuned], x);
+    char kept[32];
+    const int kw = twin_of(ways, nfixed, x->P, ways[tuned].req, kept, sizeof(kept));
+    bad |= rounds_run(ways, nw, nfixed, x, &twin);
+    row_print(ways, nw, nfixed, x, kept, kw, twin, trial_s / trial);
+    req_close(&ways[tuned]);
+    for (int i = 0; i < nw; i++) {
+        comm_close(&ways[i]);
         free(ways[i].t);
+    }
     free(x->s);
     free(x->r);
     if (bad)
@@ -226,7 +316,7 @@ int main(int argc, char **argv)
 {
     int provided;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    run_t x = {.iters = 5, .rounds = 3};
+    run_t x = {.iters = 5, .rounds = 3, .mpi_rounds = 1};
     MPI_Comm_rank(MPI_COMM_WORLD, &x.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &x.P);
     const char *sizes = "64K,256K,1M,4M";
@@ -237,16 +327,18 @@ int main(int argc, char **argv)
             x.iters = atoi(argv[++i]);
         else if (strcmp(argv[i], "-r") == 0 && i + 1 < argc)
             x.rounds = atoi(argv[++i]);
+        else if (strcmp(argv[i], "-q") == 0 && i + 1 < argc)
+            x.mpi_rounds = atoi(argv[++i]);
         else {
             if (x.rank == 0)
-                fprintf(stderr, "usage: nbo_sweep [-m SIZES] [-i ITERS] [-r ROUNDS]\n");
+                fprintf(stderr, "usage: nbo_sweep [-m SIZES] [-i ITERS] [-r ROUNDS] [-q MPI_ROUNDS]\n");
             MPI_Finalize();
             return 2;
         }
     }
-    if (x.iters < 1 || x.rounds < 1 || x.P < 2) {
+    if (x.iters < 1 || x.rounds < 1 || x.mpi_rounds < 1 || x.P < 2) {
         if (x.rank == 0)
-            fprintf(stderr, "nbo_sweep: needs -i, -r >= 1 and at least 2 ranks\n");
+            fprintf(stderr, "nbo_sweep: needs -i, -r, -q >= 1 and at least 2 ranks\n");
         MPI_Finalize();
         return 2;
     }
@@ -254,11 +346,13 @@ int main(int argc, char **argv)
     const int nw = ways_make(ways, x.P);
     if (x.rank == 0) {
         printf("# nbo_sweep P=%d: ms per all-to-all (slowest rank's mean of %d, median of %d "
-               "rounds); best = the fastest alg/W\n", x.P, x.iters, x.rounds);
+               "rounds, MPI's of %d); best = the fastest pinned way; ratios: medians of "
+               "each round's\n", x.P, x.iters, x.rounds, x.mpi_rounds < x.rounds ? x.mpi_rounds : x.rounds);
         printf("#   bytes");
         for (int i = 0; i < nw; i++)
             printf(" %9s", ways[i].name);
-        printf(" %9s %9s %10s %10s %10s\n", "best", "kept", "tuned/best", "def/best", "trial/op");
+        printf(" %9s %9s %10s %10s %10s %10s %10s\n", "best", "kept", "tuned/best", "def/best",
+               "tuned/kept", "def/twin", "trial/op");
     }
     char *list = strdup(sizes), *save = NULL;
     for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {

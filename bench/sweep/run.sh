@@ -13,7 +13,8 @@
 #   -N LIST    host counts (default 16)
 #   -r RATE    link and switch-port rate (default 1gbit)
 #   -S BUFFER  switch buffer per port (default 256kb)
-#   default nbo_sweep options: -m 64K,256K,1M,4M -i 3 -r 3
+#   default nbo_sweep options: -m 64K,256K,1M,4M -i 4 -r 7 (about 17 minutes
+#   at 16 hosts)
 #
 # NBO_* variables in the environment reach the ranks (default engine and
 # progress: ucx, thread).  Needs root; exits 77 where namespaces cannot be built.
@@ -28,7 +29,7 @@ outdir=out/sweep
 counts=16
 rate=1gbit
 buffer=256kb
-opts=(-m 64K,256K,1M,4M -i 3 -r 3)
+opts=(-m 64K,256K,1M,4M -i 4 -r 7)
 while [ $# -gt 0 ]; do
     case "$1" in
     -b) build=$2; shift 2 ;;

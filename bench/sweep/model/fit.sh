@@ -48,7 +48,7 @@ P && $1 ~ /^[0-9]+$/ {
     for (i = 2; i <= n - 1 && i <= NF; i++) {
         split(col[i], w, "/")
         if ((w[1] == "pair" || w[1] == "bruck") && $i ~ /^[0-9.]+$/)
-            print P, $1, (w[1] == "bruck"), w[2], $i
+            print P, $1, (w[1] == "bruck"), (w[1] == "bruck" ? 1 : w[2]), $i
     }
 }' "$@" | sort -n -k1,1 -k2,2 -k3,3 -k4,4 > "$tmp/data"
 [ -s "$tmp/data" ] || { echo "fit.sh: no nbo_sweep rows in $*" >&2; exit 1; }
