@@ -229,12 +229,11 @@ static double trial_run(way_t *w, run_t *x, int *starts)
 static int rounds_run(way_t *ways, int nw, int nfixed, run_t *x, int *twin)
 {
     const int tuned = nfixed, def = nfixed + 1;
-    const int mpi_rounds = x->mpi_rounds < x->rounds ? x->mpi_rounds : x->rounds;
     int bad = 0;
     for (int r = 0; r < x->rounds; r++)
         for (int k = 0; k < nw; k++) {
             const int i = (k + r) % nw;
-            if (ways[i].mpi && r >= mpi_rounds)
+            if (ways[i].mpi && r >= x->mpi_rounds)
                 continue;
             if (i != tuned)
                 req_open(&ways[i], x);
@@ -255,20 +254,19 @@ static int rounds_run(way_t *ways, int nw, int nfixed, run_t *x, int *twin)
 static void row_print(way_t *ways, int nw, int nfixed, const run_t *x, const char *kept, int kw,
                       int twin, double trial_per_op)
 {
+    if (x->rank != 0)
+        return;
     const int tuned = nfixed, def = nfixed + 1;
-    const int mpi_rounds = x->mpi_rounds < x->rounds ? x->mpi_rounds : x->rounds;
     double med[MAXWAYS];
     int best = 0;
     for (int i = 0; i < nw; i++) {
         double v[x->rounds];
-        const int n = ways[i].mpi ? mpi_rounds : x->rounds;
+        const int n = ways[i].mpi ? x->mpi_rounds : x->rounds;
         memcpy(v, ways[i].t, sizeof(double) * (size_t)n);
         med[i] = bench_median(v, n);
         if (i < nfixed && med[i] < med[best])
             best = i;
     }
-    if (x->rank != 0)
-        return;
     printf("%9zu", x->block);
     for (int i = 0; i < nw; i++)
         printf(" %*.2f", (int)strlen(ways[i].name) > 9 ? (int)strlen(ways[i].name) : 9,
@@ -342,12 +340,14 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 2;
     }
+    if (x.mpi_rounds > x.rounds)
+        x.mpi_rounds = x.rounds;
     way_t ways[MAXWAYS];
     const int nw = ways_make(ways, x.P);
     if (x.rank == 0) {
         printf("# nbo_sweep P=%d: ms per all-to-all (slowest rank's mean of %d, median of %d "
                "rounds, MPI's of %d); best = the fastest pinned way; ratios: medians of "
-               "each round's\n", x.P, x.iters, x.rounds, x.mpi_rounds < x.rounds ? x.mpi_rounds : x.rounds);
+               "each round's\n", x.P, x.iters, x.rounds, x.mpi_rounds);
         printf("#   bytes");
         for (int i = 0; i < nw; i++)
             printf(" %9s", ways[i].name);
