@@ -1,22 +1,25 @@
 /*
  * tune.c - the online tuner of persistent requests (NBO_TUNE,
  * docs/tuning.md).  The trial, in the first starts:
- *   1. each candidate (algorithm, window) runs REPS starts in turn;
- *   2. the ranks agree on each one's mean run on its slowest rank, and the
- *      two of least mean run again, alternating, FINAL_REPS starts each;
- *   3. the ranks agree on those two's mean over the final, and every rank
- *      keeps the one of least mean.
- * Means, not fastest runs: a window wide enough to overflow a switch's
- * buffers now and then has a fast run and a slow mean, and the mean is
- * what the application pays.  The final's runs alone decide it, since the
- * two that reached it may have been lucky in step 1.  The trial's first
- * start is not counted: it pays for the request's connections.
+ *   1. each candidate (algorithm, window) in turn runs a block of starts,
+ *      the first of which is not counted (the first block's first few);
+ *   2. the ranks agree on each one's mean run on its slowest rank, and
+ *      every rank keeps the one of least mean.
+ * The first start after a switch pays for what the previous list left
+ * behind (the first of all for the connections; after that the network's
+ * state, e.g. TCP windows sized for another pattern), as a benchmark's
+ * warm-up does: the application runs the kept list back to back, so the
+ * runs that follow it are what it pays.  A new request's connections take
+ * a few starts to ramp up, so the starts the budget leaves over go to the
+ * first block's warm-up.  Means, not fastest runs: a window wide enough
+ * to overflow a switch's buffers now and then has a fast run and a slow
+ * mean.
  *
  * Every rank must run the same list at the same start, so the candidates
  * and the start at which each runs are a function of what the ranks share
  * (the call's arguments and the configuration, select.c's rule), and the
  * only thing measured, the times, is agreed before anything depends on
- * it.  The trial needs no message of its own; each agreement (a few
+ * it.  The trial needs no message of its own; the agreement (a few
  * integers) is begun at one start and read at the next, so no start waits
  * for it.
  */
@@ -30,9 +33,9 @@
 
 enum {
     TUNE_MAX = 10, /* candidates: 2 algorithms x 5 windows, in one agreement */
-    TUNE_REPS = 2,            /* starts per candidate: the first may pay for warm-up */
-    TUNE_TRIAL = 20,          /* the trial's starts, at most */
-    TUNE_FINAL_MAX = 4,       /* starts per finalist, at most */
+    TUNE_TRIAL = 20,          /* the trial's starts, where the candidates fit */
+    TUNE_REPS_MAX = 4,        /* counted starts per candidate, at most */
+    TUNE_LEAD_MAX = 3,        /* more warm-up starts before the first block, at most */
     TUNE_CHECK = 32,          /* kept: starts per drift check */
 };
 
@@ -44,11 +47,11 @@ struct nbo_tune {
     int          starts;     /* trial starts made */
     int          cur;        /* the candidate of the plan */
     double       t0;         /* this start's time (nbo_now) */
-    double       sum[TUNE_MAX]; /* seconds, this rank's runs of each (the final's,
-                                   once in it) */
+    int          counted;    /* this start's run counts (0: a warm-up) */
+    double       sum[TUNE_MAX]; /* seconds, this rank's counted runs of each */
     int          runs[TUNE_MAX];
-    int          final_reps; /* starts per finalist (0: no final, one agreement) */
-    int          fin[2];     /* the finalists, once the first agreement is read */
+    int          reps;       /* counted starts per candidate */
+    int          lead;       /* the first block's warm-up starts beyond the one */
     struct nbo_agreement *vote; /* the trial's agreement in flight */
     int          calls;      /* a class of non-persistent calls (NBO_TUNE_CALLS) */
     int          done;       /* the trial is over: the plan is the choice */
@@ -120,11 +123,10 @@ static void say(const struct nbo_comm *c, const struct nbo_tune *t, const int *u
 {
     if (!c->cfg.log || c->rank != 0)
         return;
-    fprintf(stderr, "libnbo: NBO_TUNE%s: P=%d, %d candidates of %d starts each",
-            t->calls ? "_CALLS" : "", c->size, t->ncand, TUNE_REPS);
-    if (t->final_reps)
-        fprintf(stderr, ", the two fastest %d more", t->final_reps);
-    fprintf(stderr, " (mean us, slowest rank%s):", t->final_reps ? "; finalists: the final's" : "");
+    fprintf(stderr,
+            "libnbo: NBO_TUNE%s: P=%d, %d warm-up starts, then %d candidates of 1 warm-up + %d "
+            "starts each (mean us of the %d, slowest rank):",
+            t->calls ? "_CALLS" : "", c->size, t->lead, t->ncand, t->reps, t->reps);
     for (int i = 0; i < t->ncand; i++)
         fprintf(stderr, " %s/W=%d %d%s", nbo_algorithm_name(t->cand[i].algorithm),
                 t->cand[i].window, us[i], i == pick ? "*" : "");
@@ -142,18 +144,14 @@ static void encode(const struct nbo_tune *t, int *us)
     }
 }
 
-/* The candidates by agreed time, the fastest first (ties: the earlier). */
-static void rank_by_time(const int *us, int n, int *first, int *second)
+/* The candidate of least agreed time (ties: the earlier). */
+static int least(const int *us, int n)
 {
-    *first = 0, *second = n > 1 ? 1 : 0;
-    for (int i = 0; i < n; i++)
-        if (us[i] < us[*first])
-            *first = i;
-    if (*second == *first)
-        *second = 0;
-    for (int i = 0; i < n; i++)
-        if (i != *first && (us[i] < us[*second] || *second == *first))
-            *second = i;
+    int best = 0;
+    for (int i = 1; i < n; i++)
+        if (us[i] < us[best])
+            best = i;
+    return best;
 }
 
 /* Keep pick: the trial is over. */
@@ -165,16 +163,11 @@ static int keep(const struct nbo_comm *c, struct nbo_tune *t, const int *us, int
     return pick;
 }
 
-/* The trial's steps (every rank the same s, from 0): */
-static int step_first(const struct nbo_tune *t) { return t->ncand * TUNE_REPS; }
-static int step_final_end(const struct nbo_tune *t) { return step_first(t) + 1 + 2 * t->final_reps; }
-
-/* Step s reads the agreement begun at the step before. */
-static int step_reads_vote(const struct nbo_tune *t, int s)
-{
-    const int first = step_first(t);
-    return s == first + 1 || (t->final_reps && s == step_final_end(t) + 1);
-}
+/* The trial's steps (every rank the same s, from 0): lead warm-up starts,
+ * the candidates' blocks of 1 + reps starts, then at step_vote the
+ * agreement begins (the list stays) and at the next step it is read and
+ * the choice kept. */
+static int step_vote(const struct nbo_tune *t) { return t->lead + t->ncand * (1 + t->reps); }
 
 /* Read the agreement begun at the previous step (no lock held: it may
  * poll progress): the slowest rank's time of each candidate, in us. */
@@ -186,41 +179,29 @@ static int read_vote(const struct nbo_comm *c, struct nbo_agreement *a, int n, i
     return rc;
 }
 
-/* Step s of the trial: begin an agreement, or act on the one read
- * (voted, when step_reads_vote), and say which candidate this step runs. */
+/* Step s of the trial: run a candidate's block, begin the agreement, or
+ * keep the choice the agreement read (voted, at step_vote + 1); *run is
+ * the candidate this step runs, t->counted whether its run counts. */
 static int trial_step(const struct nbo_comm *c, struct nbo_tune *t, int s, const int *voted,
                       int *run)
 {
-    const int first = step_first(t), final_end = step_final_end(t);
-    int us[TUNE_MAX];
+    const int vote = step_vote(t), block = 1 + t->reps;
     *run = t->cur;
-    if (s < first) {
-        *run = s / TUNE_REPS;
+    t->counted = 0;
+    if (s < vote) {
+        const int b = s < t->lead ? 0 : s - t->lead;
+        *run = b / block;
+        t->counted = s >= t->lead && b % block != 0;
         return NBO_SUCCESS;
     }
-    if (s == first || (t->final_reps && s == final_end)) { /* begin; the list stays */
+    if (s == vote) {
+        int us[TUNE_MAX];
         encode(t, us);
         t->vote = nbo_agree_begin((struct nbo_comm *)c, us, t->ncand);
         return t->vote ? NBO_SUCCESS : NBO_ERR_MPI;
     }
-    if (s > first + 1 && s < final_end) { /* the final, alternating */
-        *run = t->fin[(s - first - 1) % 2];
-        return NBO_SUCCESS;
-    }
-    memcpy(us, voted, sizeof(int) * (size_t)t->ncand);
-    if (t->final_reps && s == first + 1) {
-        rank_by_time(us, t->ncand, &t->fin[0], &t->fin[1]);
-        for (int k = 0; k < 2; k++) /* the final's runs alone decide it */
-            t->sum[t->fin[k]] = 0, t->runs[t->fin[k]] = 0;
-        *run = t->fin[0];
-        return NBO_SUCCESS;
-    }
-    int pick = t->fin[0], other = t->fin[1];
-    if (!t->final_reps)
-        rank_by_time(us, t->ncand, &pick, &other);
-    else if (us[other] < us[pick])
-        pick = other;
-    *run = keep(c, t, us, pick);
+    t->counted = 1;
+    *run = keep(c, t, voted, least(voted, t->ncand));
     return NBO_SUCCESS;
 }
 
@@ -230,11 +211,13 @@ static int trial_step(const struct nbo_comm *c, struct nbo_tune *t, int s, const
 static int tune_step(const struct nbo_comm *c, struct nbo_tune *t, int locked, int *run)
 {
     *run = t->cur;
-    if (t->done)
+    if (t->done) {
+        t->counted = 1;
         return NBO_SUCCESS;
+    }
     const int s = t->starts++;
     int voted[TUNE_MAX] = {0};
-    if (step_reads_vote(t, s)) {
+    if (s == step_vote(t) + 1) {
         struct nbo_agreement *a = t->vote;
         if (!a) /* its begin failed, and that start said so */
             return NBO_ERR_MPI;
@@ -262,7 +245,6 @@ static void retry(struct nbo_request *r, struct nbo_tune *t, int us)
     t->done = 0;
     t->starts = 0;
     t->since = 0;
-    t->fin[0] = t->fin[1] = 0;
     t->retrials++;
     for (int i = 0; i < TUNE_MAX; i++) {
         t->sum[i] = 0;
@@ -295,21 +277,23 @@ static int drift_check(struct nbo_request *r, struct nbo_tune *t)
     return t->check ? NBO_SUCCESS : NBO_ERR_MPI;
 }
 
-/* The two fastest candidates run FINAL_REPS starts more each, as many
- * as TUNE_TRIAL leaves after step 1 and the two agreements' starts. */
-static int final_reps(int ncand)
+/* Counted starts per candidate: as many as TUNE_TRIAL leaves after each
+ * one's warm-up and the agreement's start, 1 to TUNE_REPS_MAX. */
+static int reps_for(int ncand)
 {
-    int reps = (TUNE_TRIAL - ncand * TUNE_REPS - 2) / 2;
-    if (ncand < 2 || reps < 1)
-        return 0;
-    return reps < TUNE_FINAL_MAX ? reps : TUNE_FINAL_MAX;
+    const int reps = (TUNE_TRIAL - 1) / (ncand > 0 ? ncand : 1) - 1;
+    return reps < 1 ? 1 : reps < TUNE_REPS_MAX ? reps : TUNE_REPS_MAX;
+}
+
+/* The first block's extra warm-up: what TUNE_TRIAL leaves over. */
+static int lead_for(int ncand, int reps)
+{
+    const int lead = TUNE_TRIAL - 1 - ncand * (1 + reps);
+    return lead < 0 ? 0 : lead < TUNE_LEAD_MAX ? lead : TUNE_LEAD_MAX;
 }
 
 /* Starts from the first of the trial to the one that keeps the choice. */
-static int trial_length(const struct nbo_tune *t)
-{
-    return t->ncand * TUNE_REPS + 1 + (t->final_reps ? 1 + 2 * t->final_reps : 0);
-}
+static int trial_length(const struct nbo_tune *t) { return step_vote(t) + 1; }
 
 static struct nbo_tune *tune_new(const nbo_sched_args_t *a, const struct nbo_comm *c)
 {
@@ -317,20 +301,24 @@ static struct nbo_tune *tune_new(const nbo_sched_args_t *a, const struct nbo_com
     if (!t)
         return NULL;
     candidates(t, a, c);
-    t->final_reps = final_reps(t->ncand);
+    t->reps = reps_for(t->ncand);
+    t->lead = lead_for(t->ncand, t->reps);
     t->done = t->ncand < 2;
     return t;
 }
 
-/* A run of candidate cand took s seconds (lock held). */
+/* A run of candidate cand took s seconds (lock held); cand < 0: a run
+ * that does not count. */
 static void record(struct nbo_tune *t, int cand, double s)
 {
+    if (cand < 0)
+        return;
     if (t->done) {
         if (cand == t->cur) {
             t->recent += s;
             t->recent_n++;
         }
-    } else if (t->starts > 1 || t->retrials) { /* not the request's first run */
+    } else {
         t->sum[cand] += s;
         t->runs[cand]++;
     }
@@ -359,7 +347,7 @@ void nbo_tune_finished(struct nbo_request *r, int status)
     if (status != NBO_SUCCESS)
         return;
     if (r->tune)
-        record(r->tune, r->tune->cur, nbo_now() - r->tune->t0);
+        record(r->tune, r->tune->counted ? r->tune->cur : -1, nbo_now() - r->tune->t0);
     else if (r->tune_class)
         record(r->tune_class, r->tune_cand, nbo_now() - r->tune_t0);
 }
@@ -447,7 +435,7 @@ int nbo_tune_call(struct nbo_comm *c, const nbo_coll_call_t *k, nbo_sched_args_t
         a->algorithm = t->cand[run].algorithm;
         a->window = t->cand[run].window;
         *cls = t;
-        *cand = run;
+        *cand = t->counted ? run : -1;
     }
     nbo_unlock();
     return rc;

@@ -6,8 +6,9 @@
  * most 21 starts and ends at the same start on every rank; every rank
  * keeps the same choice; NBO_TUNE=window keeps the configured algorithm,
  * NBO_TUNE=algorithm the configured window, off tunes nothing; and, in
- * inline progress (where a run ends at the caller's wait), the final keeps
- * the finalist of least mean, not the one with the fastest run, and runs
+ * inline progress (where a run ends at the caller's wait), the trial keeps
+ * the candidate of least mean, neither the one with the fastest run nor
+ * one whose mean a slow first run after a switch would spoil, and runs
  * made slow by waiting late start the trial again on every rank.
  */
 #include <stdlib.h>
@@ -196,11 +197,14 @@ static void tuned_calls(void)
 }
 
 /* The trial keeps the candidate of least mean, not the one with the
- * fastest run.  Inline progress, where a run ends at the wait: each wait
+ * fastest run, and does not count a candidate's first run after a switch
+ * (a warm-up).  Inline progress, where a run ends at the wait: each wait
  * is made late by the candidate's script.  Bruck (a candidate beside
  * pairwise W = 1, 2, 4) runs on time every other run and 60 ms late
- * otherwise; pairwise W = 1 always 5 ms late; the others 50 ms late.  So
- * Bruck has the fastest run, pairwise W = 1 the least mean. */
+ * otherwise; pairwise W = 1 is 300 ms late at its first run after a
+ * switch and 5 ms late after that; the others 50 ms late.  So Bruck has
+ * the fastest run, and pairwise W = 1 the least mean once warm but not
+ * with its first run counted. */
 static void least_mean(void)
 {
     nbo_comm_t comm = tuned_comm(NBO_TUNE_ON);
@@ -208,15 +212,19 @@ static void least_mean(void)
     unsigned char *s = calloc(1, n), *r = calloc(1, n);
     nbo_request_t req = NBO_REQUEST_NULL;
     MT_OK(nbo_alltoall_init(s, BLOCK, MPI_BYTE, r, BLOCK, MPI_BYTE, comm, &req));
-    nbo_choice_t c;
+    nbo_choice_t c, prev = {NBO_ALG_AUTO, 0};
     int left = 1, bruck_runs = 0;
     for (int i = 0; i < 40 && left > 0 && !mt_failures(); i++) {
         MT_OK(nbo_start(&req));
         nbo_tune_query(req, &c, &left);
+        const int warm = c.algorithm == prev.algorithm && c.window == prev.window;
+        prev = c;
         if (c.algorithm == NBO_ALG_BRUCK)
             usleep(bruck_runs++ % 2 == 0 ? 0 : 60000);
+        else if (c.window == 1)
+            usleep(warm ? 5000 : 300000);
         else
-            usleep(c.window == 1 ? 5000 : 50000);
+            usleep(50000);
         MT_OK(nbo_wait(&req));
         MT_OK(nbo_request_tuning(req, NULL, &left));
     }
