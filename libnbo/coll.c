@@ -41,7 +41,7 @@ static int check(struct nbo_comm *c, const coll_call_t *k, const nbo_coll_desc_t
 /* Compile the described call into a request, which takes the parts, and
  * start it unless it is persistent. */
 static int create(const coll_call_t *k, struct nbo_comm *c, nbo_coll_parts_t *p,
-                  const nbo_cache_key_t *key, struct nbo_tune *cls, int cand, nbo_request_t *req)
+                  const nbo_cache_key_t *key, struct nbo_tune *cls, nbo_request_t *req)
 {
     struct nbo_request *r;
     int rc = nbo_request_create(c, p, k->persistent, &r);
@@ -52,8 +52,6 @@ static int create(const coll_call_t *k, struct nbo_comm *c, nbo_coll_parts_t *p,
         if (key && !nbo_tune_call_learning(cls)) /* a trial's call is not the kept choice */
             nbo_cache_keep(r, key);
         r->tune_class = cls;
-        r->tune_cand = cand;
-        r->tune_t0 = nbo_now();
         rc = nbo_request_begin(r);
         nbo_unlock();
     }
@@ -68,7 +66,6 @@ static int start_cached(struct nbo_comm *c, const nbo_cache_key_t *key, nbo_requ
     struct nbo_request *r = nbo_cache_take(c, key);
     if (!r)
         return 0;
-    r->tune_t0 = nbo_now();
     int rc = nbo_request_begin(r);
     *req = r;
     return rc == NBO_SUCCESS ? 1 : rc;
@@ -137,8 +134,7 @@ int nbo_coll_start(const coll_call_t *k, nbo_comm_t comm, nbo_request_t *req)
     p.plan.args.algorithm = choice.algorithm;
     p.plan.args.window = choice.window;
     struct nbo_tune *cls = NULL;
-    int cand = 0;
-    if ((rc = nbo_tune_call(c, k, &p.plan.args, &cls, &cand)) != NBO_SUCCESS) {
+    if ((rc = nbo_tune_call(c, k, &p.plan.args, &cls)) != NBO_SUCCESS) {
         nbo_coll_parts_free(&p);
         return rc;
     }
@@ -150,5 +146,5 @@ int nbo_coll_start(const coll_call_t *k, nbo_comm_t comm, nbo_request_t *req)
         }
         p.plan.agreed = 1; /* the ranks compared the choice: no round trip at the first start */
     }
-    return create(k, c, &p, keyed ? &key : NULL, cls, cand, req);
+    return create(k, c, &p, keyed ? &key : NULL, cls, req);
 }

@@ -170,9 +170,7 @@ struct nbo_request {
     int                 cached;     /* in comm->cache: kept when finished */
     nbo_cache_key_t     key;        /* cached: the call it stands for */
     struct nbo_tune    *tune;       /* NBO_TUNE: the trial of a persistent request (tune.c) */
-    struct nbo_tune    *tune_class; /* NBO_TUNE_CALLS: the class this call's run counts for */
-    int                 tune_cand;  /*   and its candidate */
-    double              tune_t0;    /*   from this start */
+    struct nbo_tune    *tune_class; /* NBO_TUNE_CALLS: the class this call belongs to */
     LIST_ENTRY(nbo_request) active_link; /* in comm->active while running */
 };
 

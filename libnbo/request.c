@@ -193,7 +193,6 @@ void nbo_request_destroy(struct nbo_request *r)
 
 static void request_finish(struct nbo_request *r, int status)
 {
-    nbo_tune_finished(r, status);
     r->status = status;
     r->state = REQ_DONE;
     NBO_LIST_UNLINK(r, active_link);

@@ -3,8 +3,13 @@
  * docs/tuning.md).  The trial, in the first starts:
  *   1. each candidate (algorithm, window) in turn runs a block of starts,
  *      the first of which is not counted (the first block's first few);
- *   2. the ranks agree on each one's mean run on its slowest rank, and
- *      every rank keeps the one of least mean.
+ *   2. the ranks agree on each one's time per start on its slowest rank,
+ *      and every rank keeps the one of least time.
+ * A block's time is what the application pays: from its first counted
+ * start to the start after its last, over the counted starts, as a
+ * benchmark times a loop.  A run's own time, from its start to the
+ * completion the library records, leaves out the waiter's wake-up and
+ * the time a rank that started early spends ahead of the others.
  * The first start after a switch pays for what the previous list left
  * behind (the first of all for the connections; after that the network's
  * state, e.g. TCP windows sized for another pattern), as a benchmark's
@@ -13,7 +18,7 @@
  * a few starts to ramp up, so the starts the budget leaves over go to the
  * first block's warm-up.  Means, not fastest runs: a window wide enough
  * to overflow a switch's buffers now and then has a fast run and a slow
- * mean.
+ * mean.  The kept choice is clocked alike, per TUNE_CHECK starts.
  *
  * Every rank must run the same list at the same start, so the candidates
  * and the start at which each runs are a function of what the ranks share
@@ -46,9 +51,8 @@ struct nbo_tune {
     int          ncand;
     int          starts;     /* trial starts made */
     int          cur;        /* the candidate of the plan */
-    double       t0;         /* this start's time (nbo_now) */
-    int          counted;    /* this start's run counts (0: a warm-up) */
-    double       sum[TUNE_MAX]; /* seconds, this rank's counted runs of each */
+    double       block_t0;   /* the running block's first counted start (nbo_now) */
+    double       sum[TUNE_MAX]; /* seconds, this rank's counted starts of each */
     int          runs[TUNE_MAX];
     int          reps;       /* counted starts per candidate */
     int          lead;       /* the first block's warm-up starts beyond the one */
@@ -60,8 +64,7 @@ struct nbo_tune {
      * time beyond TUNE_DRIFT times the trial's runs the trial again. */
     int          kept_us;    /* the kept candidate's agreed trial time */
     int          since;      /* starts since the trial or the last check */
-    double       recent;     /* seconds, this rank's runs since the last check */
-    int          recent_n;
+    double       check_t0;   /* the start the kept choice's clock runs from */
     struct nbo_agreement *check;
     int          retrials;
 };
@@ -125,7 +128,7 @@ static void say(const struct nbo_comm *c, const struct nbo_tune *t, const int *u
         return;
     fprintf(stderr,
             "libnbo: NBO_TUNE%s: P=%d, %d warm-up starts, then %d candidates of 1 warm-up + %d "
-            "starts each (mean us of the %d, slowest rank):",
+            "starts each (us per start over the %d, slowest rank):",
             t->calls ? "_CALLS" : "", c->size, t->lead, t->ncand, t->reps, t->reps);
     for (int i = 0; i < t->ncand; i++)
         fprintf(stderr, " %s/W=%d %d%s", nbo_algorithm_name(t->cand[i].algorithm),
@@ -134,7 +137,7 @@ static void say(const struct nbo_comm *c, const struct nbo_tune *t, const int *u
             t->cand[pick].window);
 }
 
-/* The agreement's values: each candidate's mean run, negated (the max over
+/* The agreement's values: each candidate's time per start, negated (the max over
  * ranks is minus the min of minus), in microseconds. */
 static void encode(const struct nbo_tune *t, int *us)
 {
@@ -179,19 +182,32 @@ static int read_vote(const struct nbo_comm *c, struct nbo_agreement *a, int n, i
     return rc;
 }
 
+/* Step s begins at now: a block's clock starts at its first counted
+ * start and stops at the start after its last (the next block's warm-up,
+ * or the agreement's start). */
+static void clock_step(struct nbo_tune *t, int s, double now)
+{
+    const int block = 1 + t->reps, b = s - t->lead;
+    if (b < 0 || s > step_vote(t))
+        return;
+    if (b % block == 0 && b > 0) {
+        t->sum[b / block - 1] = now - t->block_t0;
+        t->runs[b / block - 1] = t->reps;
+    }
+    if (b % block == 1)
+        t->block_t0 = now;
+}
+
 /* Step s of the trial: run a candidate's block, begin the agreement, or
  * keep the choice the agreement read (voted, at step_vote + 1); *run is
- * the candidate this step runs, t->counted whether its run counts. */
+ * the candidate this step runs. */
 static int trial_step(const struct nbo_comm *c, struct nbo_tune *t, int s, const int *voted,
                       int *run)
 {
     const int vote = step_vote(t), block = 1 + t->reps;
     *run = t->cur;
-    t->counted = 0;
     if (s < vote) {
-        const int b = s < t->lead ? 0 : s - t->lead;
-        *run = b / block;
-        t->counted = s >= t->lead && b % block != 0;
+        *run = s < t->lead ? 0 : (s - t->lead) / block;
         return NBO_SUCCESS;
     }
     if (s == vote) {
@@ -200,7 +216,6 @@ static int trial_step(const struct nbo_comm *c, struct nbo_tune *t, int s, const
         t->vote = nbo_agree_begin((struct nbo_comm *)c, us, t->ncand);
         return t->vote ? NBO_SUCCESS : NBO_ERR_MPI;
     }
-    t->counted = 1;
     *run = keep(c, t, voted, least(voted, t->ncand));
     return NBO_SUCCESS;
 }
@@ -211,11 +226,13 @@ static int trial_step(const struct nbo_comm *c, struct nbo_tune *t, int s, const
 static int tune_step(const struct nbo_comm *c, struct nbo_tune *t, int locked, int *run)
 {
     *run = t->cur;
-    if (t->done) {
-        t->counted = 1;
+    if (t->done)
         return NBO_SUCCESS;
-    }
     const int s = t->starts++;
+    const double now = nbo_now();
+    clock_step(t, s, now);
+    if (s == step_vote(t) + 1) /* the kept choice's clock */
+        t->check_t0 = now;
     int voted[TUNE_MAX] = {0};
     if (s == step_vote(t) + 1) {
         struct nbo_agreement *a = t->vote;
@@ -269,10 +286,9 @@ static int drift_check(struct nbo_request *r, struct nbo_tune *t)
             return NBO_SUCCESS;
         }
     }
-    const double mean = t->recent_n ? t->recent / t->recent_n : 0;
+    const double now = nbo_now(), mean = (now - t->check_t0) / TUNE_CHECK;
     int v = -(int)(mean < INT_MAX * 1e-6 ? mean * 1e6 : INT_MAX); /* max = -min(-x) */
-    t->recent = 0;
-    t->recent_n = 0;
+    t->check_t0 = now;
     t->check = nbo_agree_begin(r->comm, &v, 1);
     return t->check ? NBO_SUCCESS : NBO_ERR_MPI;
 }
@@ -307,23 +323,6 @@ static struct nbo_tune *tune_new(const nbo_sched_args_t *a, const struct nbo_com
     return t;
 }
 
-/* A run of candidate cand took s seconds (lock held); cand < 0: a run
- * that does not count. */
-static void record(struct nbo_tune *t, int cand, double s)
-{
-    if (cand < 0)
-        return;
-    if (t->done) {
-        if (cand == t->cur) {
-            t->recent += s;
-            t->recent_n++;
-        }
-    } else {
-        t->sum[cand] += s;
-        t->runs[cand]++;
-    }
-}
-
 int nbo_tune_start(struct nbo_request *r)
 {
     struct nbo_tune *t = r->tune;
@@ -338,18 +337,7 @@ int nbo_tune_start(struct nbo_request *r)
         rc = tune_step(r->comm, t, 0, &run);
     if (rc == NBO_SUCCESS && run != t->cur && (rc = nbo_plan_rebuild(r, &t->cand[run])) == NBO_SUCCESS)
         t->cur = run;
-    t->t0 = nbo_now();
     return rc;
-}
-
-void nbo_tune_finished(struct nbo_request *r, int status)
-{
-    if (status != NBO_SUCCESS)
-        return;
-    if (r->tune)
-        record(r->tune, r->tune->counted ? r->tune->cur : -1, nbo_now() - r->tune->t0);
-    else if (r->tune_class)
-        record(r->tune_class, r->tune_cand, nbo_now() - r->tune_t0);
 }
 
 /* ------------------------------------------------ non-persistent calls
@@ -420,14 +408,14 @@ static struct nbo_tune *class_find(struct nbo_comm *c, const nbo_coll_call_t *k,
 }
 
 int nbo_tune_call(struct nbo_comm *c, const nbo_coll_call_t *k, nbo_sched_args_t *a,
-                  struct nbo_tune **cls, int *cand)
+                  struct nbo_tune **cls)
 {
     *cls = NULL;
     size_t bytes;
     if (k->persistent || !c->cfg.tune_calls || c->cfg.tune == NBO_TUNE_OFF || c->size < 2 ||
         a->codec || !class_bytes(k, &bytes))
         return NBO_SUCCESS;
-    nbo_lock(); /* the progress thread records finished runs */
+    nbo_lock(); /* the communicator's state, as every call of the library */
     struct nbo_tune *t = class_find(c, k, a, bytes);
     int run = 0, rc = t ? tune_step(c, t, 1, &run) : NBO_SUCCESS;
     if (t && rc == NBO_SUCCESS) {
@@ -435,7 +423,6 @@ int nbo_tune_call(struct nbo_comm *c, const nbo_coll_call_t *k, nbo_sched_args_t
         a->algorithm = t->cand[run].algorithm;
         a->window = t->cand[run].window;
         *cls = t;
-        *cand = t->counted ? run : -1;
     }
     nbo_unlock();
     return rc;
