@@ -231,10 +231,9 @@ static int tune_step(const struct nbo_comm *c, struct nbo_tune *t, int locked, i
     const int s = t->starts++;
     const double now = nbo_now();
     clock_step(t, s, now);
-    if (s == step_vote(t) + 1) /* the kept choice's clock */
-        t->check_t0 = now;
     int voted[TUNE_MAX] = {0};
     if (s == step_vote(t) + 1) {
+        t->check_t0 = now; /* the kept choice's clock */
         struct nbo_agreement *a = t->vote;
         if (!a) /* its begin failed, and that start said so */
             return NBO_ERR_MPI;
