@@ -5,9 +5,11 @@
 #   2. build/       warnings as errors; every suite: unit, mpi, progress,
 #                   ucx, pmpi, fft, fuzz, cluster (network namespaces),
 #                   verbs (Soft-RoCE guest), valgrind (MPI tests at P = 2)
-#   3. build-asan/  ASan + UBSan: the one-host suites again
+#   3. build-asan/  ASan + UBSan: the one-host suites again, at P <= 3
+#                   and a few at 4 (ASAN_ALSO below)
 #   4. build-tsan/  TSan (clang): the progress-thread suites again, and
-#                   libnbo-mpi's mixed stress program in the thread modes
+#                   libnbo-mpi's mixed stress program in the thread modes,
+#                   at P <= 3 and a few at 4 (TSAN_ALSO)
 #   5. build-ompi/  Open MPI (-Dmpi=openmpi), warnings as errors: the unit,
 #                   mpi, progress, ucx, pmpi and fft suites at P = 1-4, and
 #                   two 2-host emulated-cluster tests (OMPI_* below)
@@ -41,11 +43,21 @@ for pair in mpi/inline mpi/thread ucx/inline ucx/thread; do
   OMPI_ALSO+=("test_pmpi_mixed $pair P=5" "test_pmpi_mixed $pair P=10")
 done
 ALSO=()
-# Under ASan the collective programs run at P <= 4 only: the main stage
-# runs them up to P = 8, and ASan makes each rank 2-3 times slower.
-ASAN_LEFT_OUT='^test_(allreduce|allgather|bcast|reduce_scatter) .*P=([5-9]|[1-9][0-9])( |$)|^test_(rooted|alltoallw) .*P=([4-9]|[1-9][0-9])( |$)'
-# TSan: the rooted and alltoallw programs at P <= 2 (their larger P run in the other stages).
-TSAN_LEFT_OUT='^test_(rooted|alltoallw) .*P=([3-9]|[1-9][0-9])( |$)'
+# The sanitizer stages run each program at P <= 3 (P = 2, a power of two,
+# and 3, not), which the main stage runs up to P = 16: ASan makes each rank
+# 2-3 times slower, TSan 5-10.  At P = 4 they run what needs it: the 2x2
+# FFT grid, the programs that start at 4, and under ASan the reductions'
+# two rounds of recursive halving.
+ASAN_LEFT_OUT='P=([5-9]|[1-9][0-9])( |$)|^test_\S+ (mpi|ucx|ofi)/(inline|thread) P=4( |$)'
+ASAN_ALSO=('test_allreduce mpi/inline P=4' 'test_reduce_scatter mpi/inline P=4'
+           'test_pmpi_nonblocking mpi/inline P=4 blocking'
+           'test_mixed_api ucx/thread P=4' 'test_mixed_api ofi/thread P=4'
+           'test_pmpi_mixed mpi/thread P=4' 'test_pmpi_mixed ucx/inline P=4'
+           'test_pmpi_mixed ofi/thread P=4')
+TSAN_LEFT_OUT='P=([4-9]|[1-9][0-9])( |$)'
+TSAN_ALSO=('test_tune ucx/thread P=4' 'test_mixed_api ucx/thread P=4' 'test_mixed_api ofi/thread P=4'
+           'test_pmpi_mixed mpi/thread P=4' 'test_pmpi_mixed ucx/thread P=4'
+           'test_pmpi_mixed ofi/thread P=4')
 
 run_stage() { # name builddir test-setup suites... -- build options...
   # With LEFT_OUT set (an ERE), the tests of those suites whose name it
@@ -91,9 +103,9 @@ echo "note: suite 'known-failing' is not run (UCX 1.13 dead-peer paths: tests/re
 for s in $stages; do
   case $s in
     main) EXTRA+=(--no-suite known-failing); run_stage main build "" -- -Dwerror=true -Dmpi=mpich ;;
-    asan) ALSO=(); LEFT_OUT=$ASAN_LEFT_OUT run_stage asan build-asan asan unit mpi progress ucx pmpi fft cuda -- -Dmpi=mpich \
+    asan) ALSO=("${ASAN_ALSO[@]}"); LEFT_OUT=$ASAN_LEFT_OUT run_stage asan build-asan asan unit mpi progress ucx pmpi fft cuda -- -Dmpi=mpich \
             -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug ;;
-    tsan) LEFT_OUT=$TSAN_LEFT_OUT CC=clang run_stage tsan build-tsan tsan progress ucx pmpi-tsan -- -Dmpi=mpich \
+    tsan) ALSO=("${TSAN_ALSO[@]}"); LEFT_OUT=$TSAN_LEFT_OUT CC=clang run_stage tsan build-tsan tsan progress ucx pmpi-tsan -- -Dmpi=mpich \
             -Db_sanitize=thread -Db_lundef=false -Dbuildtype=debug ;;
     openmpi) ALSO=("${OMPI_ALSO[@]}"); LEFT_OUT=$OMPI_LEFT_OUT run_stage openmpi build-ompi "" unit mpi progress ucx pmpi fft -- \
             -Dwerror=true -Dmpi=openmpi ;;

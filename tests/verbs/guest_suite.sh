@@ -174,12 +174,12 @@ fi
 
 # libnbo-mpi's mixed stress program (tests/pmpi/test_pmpi_mixed.c) with the verbs
 # engine: its all-to-alls on libnbo, MPI's own collectives beside them, any
-# completion call, 20,000 operations (30-50 s per mode in the guest).
+# completion call, 4,000 operations (15-20 s per mode in the guest).
 # NBO_VERBS_MIXED_OPS and NBO_VERBS_MIXED_NP (default 4) change them.
 # NBO_PMPI_COLLS=all and NBO_PMPI_MIN_SIZE=all=0, as on the host: left to
 # MPICH 4.0.2, its own persistent collectives fail in this mix
 # (MPI_ERR_IN_STATUS, docs/pmpi.md), and the program's calls are small.
-mixed_ops=${NBO_VERBS_MIXED_OPS:-20000}
+mixed_ops=${NBO_VERBS_MIXED_OPS:-4000}
 mixed_np=${NBO_VERBS_MIXED_NP:-4}
 if want mixed && [ -x "$build/tests/pmpi/test_pmpi_mixed" ]; then
     for progress in inline thread; do
