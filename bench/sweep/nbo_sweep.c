@@ -29,7 +29,9 @@
  * resolution).  trial/op: the tuned request's trial starts over as many
  * starts of what it kept.  Data are checked once per way and size.
  *
- *   mpiexec -n 16 nbo_sweep [-m 64K,256K,1M,4M] [-i 5] [-r 3] [-q 1]
+ *   mpiexec -n 16 nbo_sweep [-m 64K,256K,1M,4M] [-i 5] [-r 3] [-q 1] [-v]
+ *
+ * -v also prints each start of the trial: the list it ran and its time.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,7 +56,7 @@ typedef struct way {
 } way_t;
 
 typedef struct run {
-    int    P, rank, iters, rounds, mpi_rounds;
+    int    P, rank, iters, rounds, mpi_rounds, verbose;
     size_t block;
     char  *s, *r;
 } run_t;
@@ -202,21 +204,48 @@ static int twin_of(const way_t *ways, int nfixed, int P, nbo_request_t req, char
     return -1;
 }
 
+enum { TRIAL_MAX = 64 };
+
+/* -v: each trial start's time, start to start on the slowest rank, and
+ * the list it ran. */
+static void trial_print(const run_t *x, const double *at, const nbo_algorithm_t *alg,
+                        const int *win, int n)
+{
+    double d[TRIAL_MAX], dmax[TRIAL_MAX];
+    for (int k = 0; k < n; k++)
+        d[k] = at[k + 1] - at[k];
+    MPI_Reduce(d, dmax, n, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    if (x->rank != 0)
+        return;
+    printf("# trial at %zu bytes (ms per start, slowest rank):", x->block);
+    for (int k = 0; k < n; k++)
+        printf(" %s%d %.1f", alg[k] == NBO_ALG_BRUCK ? "B" : "W", win[k], dmax[k] * 1e3);
+    printf("\n");
+}
+
 /* The tuned request's trial, its starts back to back as the blocks run
  * theirs (the tuner learns from the application's own starts); the
  * seconds it took on the slowest rank, *starts how many. */
 static double trial_run(way_t *w, run_t *x, int *starts)
 {
+    double at[TRIAL_MAX + 1];
+    nbo_algorithm_t alg[TRIAL_MAX];
+    int win[TRIAL_MAX];
     MPI_Barrier(MPI_COMM_WORLD);
     const double t0 = MPI_Wtime();
     int n = 0;
-    for (int left = 1; left > 0 && n < 64; n++) {
+    for (int left = 1; left > 0 && n < TRIAL_MAX; n++) {
+        at[n] = MPI_Wtime();
         once(w, x);
-        if (nbo_request_tuning(w->req, NULL, &left) != NBO_SUCCESS)
+        if (nbo_request_tuning(w->req, &win[n], &left) != NBO_SUCCESS ||
+            nbo_request_algorithm(w->req, &alg[n]) != NBO_SUCCESS)
             fail("nbo_request_tuning failed");
     }
+    at[n] = MPI_Wtime();
     *starts = n;
-    return slowest(MPI_Wtime() - t0);
+    if (x->verbose)
+        trial_print(x, at, alg, win, n);
+    return slowest(at[n] - t0);
 }
 
 /* The rounds: each way's block in turn, the start moving one way on per
@@ -327,9 +356,11 @@ int main(int argc, char **argv)
             x.rounds = atoi(argv[++i]);
         else if (strcmp(argv[i], "-q") == 0 && i + 1 < argc)
             x.mpi_rounds = atoi(argv[++i]);
+        else if (strcmp(argv[i], "-v") == 0)
+            x.verbose = 1;
         else {
             if (x.rank == 0)
-                fprintf(stderr, "usage: nbo_sweep [-m SIZES] [-i ITERS] [-r ROUNDS] [-q MPI_ROUNDS]\n");
+                fprintf(stderr, "usage: nbo_sweep [-m SIZES] [-i ITERS] [-r ROUNDS] [-q MPI_ROUNDS] [-v]\n");
             MPI_Finalize();
             return 2;
         }
