@@ -190,6 +190,20 @@ int main(int argc, char **argv)
                 err = coll_op_nbo(&op, 0, 1, comm, &k.persistent) != 0;
             int errors = err ? 1 : verify(&k), all_errors;
             MPI_Allreduce(&errors, &all_errors, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+            if (all_errors) { /* nothing to time: buffers, a request or a result failed */
+                if (k.persistent != NBO_REQUEST_NULL)
+                    nbo_request_free(&k.persistent);
+                coll_op_free(&op);
+                failed = 1;
+                if (rank == 0)
+                    printf("%-20s %8zu %12s %10s %8s %16s %8s %6s\n", coll_name(coll), size, "-",
+                           "-", "-", "-", "-", "FAIL");
+                if (csv)
+                    fprintf(csv, "%s,%zu,%d,%s,%s,%g,,,,,,%d\n", coll_name(coll), size, P,
+                            info.engine, nbo_progress_name(info.progress), o.compute_us,
+                            all_errors);
+                continue;
+            }
             double t[M_N][MAX_BLOCKS], med[M_N];
             for (int m = 0; m < M_N; m++) /* warm-up: connections, caches */
                 block(&k, m, o.iters / 4 + 1, &err);
