@@ -50,7 +50,8 @@
 #include "nbo_json.h"
 
 static const char usage[] =
-    "usage: nbo_info [-e | -c] [-j] | -m | -h\n"
+    "Usage: nbo_info [-e | -c] [-j] | -m | -h\n"
+    "\n" /* help2man: the usage alone in its paragraph makes the SYNOPSIS */
     "What libnbo can do on this machine: its version, the MPI library, the\n"
     "optional parts built, every engine and codec, what NBO_ENGINE=auto and\n"
     "NBO_PROGRESS=auto resolve to, and every NBO_* variable libnbo reads.  It\n"

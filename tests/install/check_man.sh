@@ -94,6 +94,7 @@ if [ -f "$man/man3/p3dfft_overlap.3" ]; then
 fi
 if [ -f "$man/man1/nbo_info.1" ]; then
   "$info" --help > "$tmp/help.txt"
+  grep -q '^\.SH SYNOPSIS' "$man/man1/nbo_info.1" || { echo "FAIL: nbo_info(1) has no SYNOPSIS"; fail=1; }
   for o in $(grep -oE -- '--[a-z-]+' "$tmp/help.txt"); do
     grep -qF -- "${o//-/\\-}" "$man/man1/nbo_info.1" || { echo "FAIL: nbo_info(1) lacks $o"; fail=1; }
   done
