@@ -99,25 +99,10 @@ else
 fi
 [ "$async" = 1 ] || labels=("${labels[0]}" libnbo)
 
-mkdir -p /run/lock
-exec 9>/run/lock/nbo-cluster.lock
-flock -w 900 9 || { echo "run-pmpi.sh: emulated cluster busy" >&2; exit 1; }
-export NBO_CLUSTER_LOCKED=$$
-child=
-# Jobs run in the background and are waited for, so that a signal runs the
-# trap at once; the trap ends the job, then takes the cluster down.  envs:
-# the configuration's variables (nbo-cluster.sh passes NBO_*, MPIR_CVAR_*
-# and, under Open MPI, OMPI_MCA_* on to the ranks).
-envs=()
-on_cluster() {
-    env ${envs[@]+"${envs[@]}"} "$CLUSTER" exec "$@" & child=$!
-    local rc=0; wait $child || rc=$?; child=; return $rc
-}
-trap 'rc=$?; trap - EXIT; trap "" PIPE; set +e
-      [ -z "$child" ] || kill -TERM "$child" 2>/dev/null
-      "$CLUSTER" down 2>/dev/null; exit $rc' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+# cluster_env: the configuration's variables (nbo-cluster.sh passes NBO_*,
+# MPIR_CVAR_* and, under Open MPI, OMPI_MCA_* on to the ranks).
+. "$(dirname "$CLUSTER")/cluster-lock.sh"
+cluster_take run-pmpi.sh
 
 "$CLUSTER" up -N "$hosts" -r "$rate"
 echo "# emulated cluster: $hosts hosts x $per_host rank(s), tbf $rate, TCP ${NBO_CLUSTER_CC:-cubic}, UCX_TLS=tcp,self; $mpi"
@@ -131,13 +116,13 @@ run_config() { # label coll first
     local cmd=("$bin" -a nonblocking -M "osu,app" -b 0 -c "$coll" -m "$sizes" "${bench_opts[@]}" -L "$label" -o "$csv")
     [ "$label" = "${labels[0]}" ] || ref=(-R "$outdir/${labels[0]}-$coll.csv")
     rm -f "$csv"
-    envs=()
+    cluster_env=()
     case "$label" in
-    async) envs=(MPIR_CVAR_ASYNC_PROGRESS=1) ;;
-    ompi-pt) envs=(OMPI_MCA_btl_tcp_progress_thread=1) ;;
+    async) cluster_env=(MPIR_CVAR_ASYNC_PROGRESS=1) ;;
+    ompi-pt) cluster_env=(OMPI_MCA_btl_tcp_progress_thread=1) ;;
     libnbo)
-        envs=("NBO_PMPI_COLLS=$served_colls" "NBO_PMPI_MIN_SIZE=$served_min")
-        [ "$first" = 1 ] && envs+=(NBO_PMPI_LOG=1)
+        cluster_env=("NBO_PMPI_COLLS=$served_colls" "NBO_PMPI_MIN_SIZE=$served_min")
+        [ "$first" = 1 ] && cluster_env+=(NBO_PMPI_LOG=1)
         # In the ranks only, not in mpiexec and the launcher.
         cmd=(env "LD_PRELOAD=$lib" "${cmd[@]}")
         ;;
@@ -145,7 +130,7 @@ run_config() { # label coll first
     on_cluster -N "$hosts" -k "$per_host" -t 900 -d '^# nbo_bench: done' -g 10 -- \
         "${cmd[@]}" ${ref[@]+"${ref[@]}"} > >(tee "$outdir/$label-$coll.log") 2>&1 ||
         echo "run-pmpi.sh: $label $coll ended with an error" >&2
-    envs=()
+    cluster_env=()
     [ -s "$csv" ] || echo "run-pmpi.sh: $label $coll wrote no rows" >&2
 }
 

@@ -76,19 +76,8 @@ png="$outdir/overlap.png"
 
 # One cluster for both runs; the lock keeps other cluster users out, and the
 # trap takes everything down whatever happens.
-mkdir -p /run/lock
-exec 9>/run/lock/nbo-cluster.lock
-flock -w 900 9 || { echo "bench-overlap: emulated cluster busy" >&2; exit 1; }
-export NBO_CLUSTER_LOCKED=$$
-child=
-# Jobs run in the background and are waited for, so that a signal runs the
-# trap at once; the trap ends the job, then takes the cluster down.
-on_cluster() { "$CLUSTER" exec "$@" & child=$!; local rc=0; wait $child || rc=$?; child=; return $rc; }
-trap 'rc=$?; trap - EXIT; trap "" PIPE; set +e
-      [ -z "$child" ] || kill -TERM "$child" 2>/dev/null
-      "$CLUSTER" down 2>/dev/null; exit $rc' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+. "$(dirname "$CLUSTER")/cluster-lock.sh"
+cluster_take bench-overlap
 
 "$CLUSTER" up -N "$hosts" -r "$rate"
 echo "# emulated cluster: $hosts hosts x $per_host rank(s), tbf $rate, TCP ${NBO_CLUSTER_CC:-cubic}, UCX_TLS=tcp,self"

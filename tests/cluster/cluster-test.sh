@@ -17,19 +17,8 @@ CLUSTER="$HERE/../../scripts/emu-cluster/nbo-cluster.sh"
 
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: the emulated cluster needs root" >&2; exit 77; }
 
-mkdir -p /run/lock
-exec 9>/run/lock/nbo-cluster.lock
-flock -w 900 9 || { echo "emulated cluster busy" >&2; exit 1; }
-export NBO_CLUSTER_LOCKED=$$
-child=
-# Jobs run in the background and are waited for, so that a signal runs the
-# trap at once; the trap ends the job, then takes the cluster down.
-on_cluster() { "$CLUSTER" exec "$@" & child=$!; local rc=0; wait $child || rc=$?; child=; return $rc; }
-trap 'rc=$?; trap - EXIT; trap "" PIPE; set +e
-      [ -z "$child" ] || kill -TERM "$child" 2>/dev/null
-      "$CLUSTER" down 2>/dev/null; exit $rc' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+. "$(dirname "$CLUSTER")/cluster-lock.sh"
+cluster_take cluster-test
 
 # `up` exits 77 itself where namespaces cannot be made.
 "$CLUSTER" up -N "$hosts" -r "$rate"

@@ -16,12 +16,10 @@ CLUSTER="$HERE/../../scripts/emu-cluster/nbo-cluster.sh"
 ALLOWED=/proc/sys/net/ipv4/tcp_allowed_congestion_control
 
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: the emulated cluster needs root" >&2; exit 77; }
-mkdir -p /run/lock
-exec 9>/run/lock/nbo-cluster.lock
-flock -w 900 9 || { echo "emulated cluster busy" >&2; exit 1; }
-export NBO_CLUSTER_LOCKED=$$ NBO_CLUSTER_QUIET=1
+. "$(dirname "$CLUSTER")/cluster-lock.sh"
+cluster_take testbed-test
+export NBO_CLUSTER_QUIET=1
 unset NBO_CLUSTER_CC NBO_CLUSTER_SWITCH
-trap 'rc=$?; trap - EXIT; "$CLUSTER" down 2>/dev/null; exit $rc' EXIT
 
 failures=0
 check() { # check WHAT EXPECTED ACTUAL
