@@ -30,6 +30,8 @@ typedef struct nbo_sched_alg {
     int                  no_window;    /* its list is the same whatever the window */
     /* AUTO takes a fitting entry when this says so; NULL: always. */
     int                (*auto_wants)(const nbo_sched_args_t *a);
+    /* NBO_TUNE tries a fitting entry when this says so; NULL: always. */
+    int                (*tune_wants)(const nbo_sched_args_t *a);
 } nbo_sched_alg_t;
 
 /* Each family's table, in its folder libnbo/coll/ (alltoall and alltoallv

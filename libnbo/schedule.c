@@ -90,7 +90,7 @@ int nbo_sched_candidates(const nbo_sched_args_t *a, nbo_algorithm_t *out, int ma
     out[n++] = choose(a->algs, &automatic)->id;
     const int all = nbo_sched_all_ranks(a);
     for (const nbo_sched_alg_t *e = a->algs; e->compile && n < max; e++)
-        if (e->id != out[0] && fits(e, a, all))
+        if (e->id != out[0] && fits(e, a, all) && (!e->tune_wants || e->tune_wants(a)))
             out[n++] = e->id;
     return n;
 }

@@ -239,8 +239,9 @@ const char *nbo_task_kind_name(int kind);
 /* The algorithm AUTO resolves to for these arguments. */
 nbo_algorithm_t nbo_sched_choose(const nbo_sched_args_t *args);
 
-/* The algorithms of the table that may compile these arguments, AUTO's
- * choice first, at most max of them: how many were written. */
+/* The algorithms of the table that may compile these arguments and that
+ * NBO_TUNE should try (the entry's tune_wants), AUTO's choice first, at
+ * most max of them: how many were written. */
 int nbo_sched_candidates(const nbo_sched_args_t *args, nbo_algorithm_t *out, int max);
 
 /* 0 when the algorithm's list does not depend on the window (a tuner

@@ -40,7 +40,7 @@ enum {
     TUNE_MAX = 10, /* candidates: 2 algorithms x 5 windows, in one agreement */
     TUNE_TRIAL = 20,          /* the trial's starts, where the candidates fit */
     TUNE_REPS_MAX = 4,        /* counted starts per candidate, at most */
-    TUNE_LEAD_MAX = 3,        /* more warm-up starts before the first block, at most */
+    TUNE_LEAD_MAX = 4,        /* more warm-up starts before the first block, at most */
     TUNE_CHECK = 32,          /* kept: starts per drift check */
 };
 
@@ -91,8 +91,10 @@ static void add(struct nbo_tune *t, nbo_algorithm_t alg, int w, int wmax)
 }
 
 /* The plan's own choice first (the default), then every algorithm that
- * fits with the windows 1, 2, 4, 8 and P - 1 (a window beyond P - 1 sends
- * no more at once), as far as TUNE_MAX allows. */
+ * fits with the windows P - 1, 8, 4, 2 and 1 (a window beyond P - 1 sends
+ * no more at once), as far as TUNE_MAX allows.  Widest first: a wide
+ * window that follows narrower ones meets connections whose congestion
+ * windows grew without loss, and overflows the switch for starts on end. */
 static void candidates(struct nbo_tune *t, const nbo_sched_args_t *a, const struct nbo_comm *c)
 {
     const nbo_tune_t mode = c->cfg.tune;
@@ -104,15 +106,15 @@ static void candidates(struct nbo_tune *t, const nbo_sched_args_t *a, const stru
     algs[0] = a->algorithm;
     if (tunes_algorithm(mode) && c->cfg.algorithm == NBO_ALG_AUTO)
         nalg = nbo_sched_candidates(a, algs, TUNE_MAX);
-    static const int wins[] = {1, 2, 4, 8};
+    static const int wins[] = {8, 4, 2, 1};
     for (int k = 0; k < nalg; k++) {
         if (!tunes_window(mode) || !nbo_sched_windowed(a, algs[k])) {
             add(t, algs[k], a->window, 0);
             continue;
         }
+        add(t, algs[k], wmax, clip);
         for (int i = 0; i < (int)(sizeof(wins) / sizeof(wins[0])); i++)
             add(t, algs[k], wins[i], clip);
-        add(t, algs[k], wmax, clip);
     }
 }
 

@@ -342,6 +342,7 @@ static void candidates_fit(void **state)
         nbo_algorithm_t first;
     } cases[] = {
         {COUNTS_UNIFORM, 100, 4, 2, NBO_ALG_PAIRWISE}, /* above bruck_max: pairwise first */
+        {COUNTS_UNIFORM, 600, 4, 1, NBO_ALG_PAIRWISE}, /* above 64 x bruck_max: Bruck untried */
         {COUNTS_UNIFORM, 4, 4, 2, NBO_ALG_BRUCK},
         {COUNTS_IRREGULAR, 0, 4, 1, NBO_ALG_PAIRWISE},
     };
