@@ -232,20 +232,19 @@ static double trial_run(way_t *w, run_t *x, int *starts)
     nbo_algorithm_t alg[TRIAL_MAX];
     int win[TRIAL_MAX];
     MPI_Barrier(MPI_COMM_WORLD);
-    const double t0 = MPI_Wtime();
     int n = 0;
     for (int left = 1; left > 0 && n < TRIAL_MAX; n++) {
         at[n] = MPI_Wtime();
         once(w, x);
         if (nbo_request_tuning(w->req, &win[n], &left) != NBO_SUCCESS ||
             nbo_request_algorithm(w->req, &alg[n]) != NBO_SUCCESS)
-            fail("nbo_request_tuning failed");
+            fail("nbo_request_tuning or nbo_request_algorithm failed");
     }
     at[n] = MPI_Wtime();
     *starts = n;
     if (x->verbose)
         trial_print(x, at, alg, win, n);
-    return slowest(at[n] - t0);
+    return slowest(at[n] - at[0]);
 }
 
 /* The rounds: each way's block in turn, the start moving one way on per
