@@ -8,7 +8,7 @@
  * the peer sends it (an erroneous program that no rank can see alone), so
  * its receives are truncated and its request fails at completion.  Its
  * peers may then wait in vain for what it no longer sends: they either
- * complete or fail the same way, after NBO_TIMEOUT (the test sets 3 s).  Once per completion call that reports errors
+ * complete or fail the same way, after NBO_TIMEOUT (the test sets 1.5 s).  Once per completion call that reports errors
  * differently: MPI_Wait, MPI_Waitall with statuses, MPI_Testany.
  *
  * --check: with NBO_CHECK=1 libnbo finds the mismatch before it starts,

@@ -157,12 +157,12 @@ fi
 # (tests/reliability/test_soak.c), P = 2 on rxe0, inline and thread
 # progress: no error, RSS growth at most 2 MiB, the kernel's count of the
 # process's QPs/CQs/MRs/PDs unchanged and 0 after nbo_comm_free.
-# Under emulation an operation takes 3-15 ms, so the default is 2000 (about
-# a minute per mode); NBO_VERBS_SOAK_OPS=100000 is the full count
+# Under emulation an operation takes 3-15 ms, so the default is 1000 (about
+# 10 s per mode); NBO_VERBS_SOAK_OPS=100000 is the full count
 # (2 x 100000 operations: about 750 s inline, 560 s thread), for a run by hand:
 #   NBO_VERBS_SUITE_ONLY=soak NBO_VERBS_SOAK_OPS=100000 \
 #     scripts/softroce/run-in-guest.sh -t 12000 -- tests/verbs/guest_suite.sh build
-soak_ops=${NBO_VERBS_SOAK_OPS:-2000}
+soak_ops=${NBO_VERBS_SOAK_OPS:-1000}
 soak_limit=$((300 + soak_ops / 20)) # 2 phases at no less than 40 ops/s
 if want soak; then
     for progress in inline thread; do
@@ -174,12 +174,12 @@ fi
 
 # libnbo-mpi's mixed stress program (tests/pmpi/test_pmpi_mixed.c) with the verbs
 # engine: its all-to-alls on libnbo, MPI's own collectives beside them, any
-# completion call, 4,000 operations (15-20 s per mode in the guest).
+# completion call, 2,000 operations (10-15 s per mode in the guest).
 # NBO_VERBS_MIXED_OPS and NBO_VERBS_MIXED_NP (default 4) change them.
 # NBO_PMPI_COLLS=all and NBO_PMPI_MIN_SIZE=all=0, as on the host: left to
 # MPICH 4.0.2, its own persistent collectives fail in this mix
 # (MPI_ERR_IN_STATUS, docs/pmpi.md), and the program's calls are small.
-mixed_ops=${NBO_VERBS_MIXED_OPS:-4000}
+mixed_ops=${NBO_VERBS_MIXED_OPS:-2000}
 mixed_np=${NBO_VERBS_MIXED_NP:-4}
 if want mixed && [ -x "$build/tests/pmpi/test_pmpi_mixed" ]; then
     for progress in inline thread; do
