@@ -55,6 +55,12 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     long ops = argc > 1 ? atol(argv[1]) : 100000;
     const long warm_up = ops / 10 > 1000 ? ops / 10 : 1000;
+    if (ops <= warm_up) { /* no RSS base would be taken: say so, not "growth" */
+        if (me == 0)
+            fprintf(stderr, "test_soak: OPS %ld must exceed the warm-up's 1000\n", ops);
+        MPI_Finalize();
+        return 2;
+    }
     nbo_comm_t comm = nbo_test_comm(NBO_PROGRESS_AUTO, 0, NBO_ALG_AUTO);
     int rc;
     nbo_comm_info_t info;

@@ -157,12 +157,13 @@ fi
 # (tests/reliability/test_soak.c), P = 2 on rxe0, inline and thread
 # progress: no error, RSS growth at most 2 MiB, the kernel's count of the
 # process's QPs/CQs/MRs/PDs unchanged and 0 after nbo_comm_free.
-# Under emulation an operation takes 3-15 ms, so the default is 1000 (about
-# 10 s per mode); NBO_VERBS_SOAK_OPS=100000 is the full count
-# (2 x 100000 operations: about 750 s inline, 560 s thread), for a run by hand:
+# Under emulation an operation takes 3-15 ms, so the default is 1500, past
+# the soak's 1000-operation warm-up (about 10 s per mode);
+# NBO_VERBS_SOAK_OPS=100000 is the full count (2 x 100000
+# operations: about 750 s inline, 560 s thread), for a run by hand:
 #   NBO_VERBS_SUITE_ONLY=soak NBO_VERBS_SOAK_OPS=100000 \
 #     scripts/softroce/run-in-guest.sh -t 12000 -- tests/verbs/guest_suite.sh build
-soak_ops=${NBO_VERBS_SOAK_OPS:-1000}
+soak_ops=${NBO_VERBS_SOAK_OPS:-1500}
 soak_limit=$((300 + soak_ops / 20)) # 2 phases at no less than 40 ops/s
 if want soak; then
     for progress in inline thread; do
