@@ -55,7 +55,7 @@ ALSO=()
 ASAN_LEFT_OUT='P=([5-9]|[1-9][0-9])( |$)|^test_\S+ (mpi|ucx|ofi)/(inline|thread) P=4( |$)|^test_\S+ (mpi/thread|ucx/inline) P=3( |$)|pmpi=off$'
 ASAN_ALSO=('test_allreduce mpi/inline P=4' 'test_reduce_scatter mpi/inline P=4'
            'test_pmpi_nonblocking mpi/inline P=4 blocking'
-           'test_mixed_api ucx/thread P=4' 'test_mixed_api ofi/thread P=4'
+           'test_mixed_api ucx/thread P=4'
            'test_pmpi_mixed ucx/inline P=4' 'test_pmpi_mixed ofi/thread P=4')
 TSAN_LEFT_OUT='P=([4-9]|[1-9][0-9])( |$)'
 TSAN_ALSO=('test_tune ucx/thread P=4' 'test_mixed_api ucx/thread P=4' 'test_mixed_api ofi/thread P=4'
