@@ -57,7 +57,7 @@ int main(int argc, char **argv)
     const long warm_up = ops / 10 > 1000 ? ops / 10 : 1000;
     if (ops <= warm_up) { /* no RSS base would be taken: say so, not "growth" */
         if (me == 0)
-            fprintf(stderr, "test_soak: OPS %ld must exceed the warm-up's 1000\n", ops);
+            fprintf(stderr, "test_soak: OPS %ld must exceed the warm-up's %ld\n", ops, warm_up);
         MPI_Finalize();
         return 2;
     }
