@@ -14,9 +14,12 @@
  * behind (the first of all for the connections; after that the network's
  * state, e.g. TCP windows sized for another pattern), as a benchmark's
  * warm-up does: the application runs the kept list back to back, so the
- * runs that follow it are what it pays.  A new request's connections take
- * a few starts to ramp up, so the starts the budget leaves over go to the
- * first block's warm-up.  Means, not fastest runs: a window wide enough
+ * runs that follow it are what it pays.  A new communicator's connections
+ * take several starts to ramp up (TCP's windows grow a round trip at a
+ * time), so the request first runs its own choice, as it would untuned,
+ * for TUNE_RAMP starts (not before a retrial: they are warm), and
+ * the starts the trial's budget leaves over go to the first block's
+ * warm-up too.  Means, not fastest runs: a window wide enough
  * to overflow a switch's buffers now and then has a fast run and a slow
  * mean.  The kept choice is clocked alike, per TUNE_CHECK starts.
  *
@@ -41,6 +44,7 @@ enum {
     TUNE_TRIAL = 20,          /* the trial's starts, where the candidates fit */
     TUNE_REPS_MAX = 4,        /* counted starts per candidate, at most */
     TUNE_LEAD_MAX = 4,        /* more warm-up starts before the first block, at most */
+    TUNE_RAMP = 8,            /* the request's own choice first, while connections ramp up */
     TUNE_CHECK = 32,          /* kept: starts per drift check */
 };
 
@@ -251,6 +255,21 @@ static int tune_step(const struct nbo_comm *c, struct nbo_tune *t, int locked, i
     return trial_step(c, t, s, voted, run);
 }
 
+/* Counted starts per candidate: as many as TUNE_TRIAL leaves after each
+ * one's warm-up and the agreement's start, 1 to TUNE_REPS_MAX. */
+static int reps_for(int ncand)
+{
+    const int reps = (TUNE_TRIAL - 1) / (ncand > 0 ? ncand : 1) - 1;
+    return reps < 1 ? 1 : reps < TUNE_REPS_MAX ? reps : TUNE_REPS_MAX;
+}
+
+/* The first block's extra warm-up: what TUNE_TRIAL leaves over. */
+static int lead_for(int ncand, int reps)
+{
+    const int lead = TUNE_TRIAL - 1 - ncand * (1 + reps);
+    return lead < 0 ? 0 : lead < TUNE_LEAD_MAX ? lead : TUNE_LEAD_MAX;
+}
+
 /* The trial again: every rank decides alike, on the same agreed time. */
 static void retry(struct nbo_request *r, struct nbo_tune *t, int us)
 {
@@ -264,6 +283,7 @@ static void retry(struct nbo_request *r, struct nbo_tune *t, int us)
     t->starts = 0;
     t->since = 0;
     t->retrials++;
+    t->lead = lead_for(t->ncand, t->reps); /* no TUNE_RAMP: the connections are warm */
     for (int i = 0; i < TUNE_MAX; i++) {
         t->sum[i] = 0;
         t->runs[i] = 0;
@@ -294,21 +314,6 @@ static int drift_check(struct nbo_request *r, struct nbo_tune *t)
     return t->check ? NBO_SUCCESS : NBO_ERR_MPI;
 }
 
-/* Counted starts per candidate: as many as TUNE_TRIAL leaves after each
- * one's warm-up and the agreement's start, 1 to TUNE_REPS_MAX. */
-static int reps_for(int ncand)
-{
-    const int reps = (TUNE_TRIAL - 1) / (ncand > 0 ? ncand : 1) - 1;
-    return reps < 1 ? 1 : reps < TUNE_REPS_MAX ? reps : TUNE_REPS_MAX;
-}
-
-/* The first block's extra warm-up: what TUNE_TRIAL leaves over. */
-static int lead_for(int ncand, int reps)
-{
-    const int lead = TUNE_TRIAL - 1 - ncand * (1 + reps);
-    return lead < 0 ? 0 : lead < TUNE_LEAD_MAX ? lead : TUNE_LEAD_MAX;
-}
-
 /* Starts from the first of the trial to the one that keeps the choice. */
 static int trial_length(const struct nbo_tune *t) { return step_vote(t) + 1; }
 
@@ -319,7 +324,7 @@ static struct nbo_tune *tune_new(const nbo_sched_args_t *a, const struct nbo_com
         return NULL;
     candidates(t, a, c);
     t->reps = reps_for(t->ncand);
-    t->lead = lead_for(t->ncand, t->reps);
+    t->lead = TUNE_RAMP + lead_for(t->ncand, t->reps);
     t->done = t->ncand < 2;
     return t;
 }

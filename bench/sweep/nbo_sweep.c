@@ -26,8 +26,13 @@
  * round set side by side; kept is the way the tuned request kept, best
  * the pinned way of least median, twin the pinned way that runs the
  * default's list (def/twin: two measures of one list, the testbed's
- * resolution).  trial/op: the tuned request's trial starts over as many
- * starts of what it kept.  Data are checked once per way and size.
+ * resolution).  trial/op: the tuned request's trial (its last 20 starts
+ * before the kept one's; the first run its own choice while connections
+ * ramp up) over as many starts of what it kept.  ideal, ideal2x: the share of simulated ideal
+ * trials (warm lists, no ramp, no switch) that keep a way within 5 % of
+ * the best, each candidate drawn as the trial's counted starts (twice as
+ * many) from its blocks' own starts: what a trial of that length can do
+ * at best on this testbed's noise.  Data are checked once per way and size.
  *
  *   mpiexec -n 16 nbo_sweep [-m 64K,256K,1M,4M] [-i 5] [-r 3] [-q 1] [-v]
  *
@@ -53,6 +58,7 @@ typedef struct way {
     nbo_comm_t      comm;
     nbo_request_t   req;
     double         *t;       /* [rounds] */
+    double         *st;      /* [rounds][iters]: each start's time, slowest rank (rank 0) */
 } way_t;
 
 typedef struct run {
@@ -89,14 +95,21 @@ static void once(way_t *w, run_t *x)
     }
 }
 
-/* The mean time of iters operations, on the slowest rank. */
-static double block(way_t *w, run_t *x)
+/* The mean time of iters operations, on the slowest rank; each start's
+ * own (start to start, slowest rank) into st on rank 0. */
+static double block(way_t *w, run_t *x, double *st)
 {
+    double at[x->iters + 1], d[x->iters];
     MPI_Barrier(MPI_COMM_WORLD);
-    const double t0 = MPI_Wtime();
-    for (int i = 0; i < x->iters; i++)
+    for (int i = 0; i < x->iters; i++) {
+        at[i] = MPI_Wtime();
         once(w, x);
-    return slowest((MPI_Wtime() - t0) / x->iters);
+    }
+    at[x->iters] = MPI_Wtime();
+    for (int i = 0; i < x->iters; i++)
+        d[i] = at[i + 1] - at[i];
+    MPI_Reduce(d, st, x->iters, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    return slowest((at[x->iters] - at[0]) / x->iters);
 }
 
 /* Every block from the right rank once. */
@@ -185,6 +198,15 @@ static double paired(const way_t *a, const way_t *b, int rounds)
 
 /* The pinned way that runs the list req runs (-1: none), its name in
  * name when not NULL. */
+static int way_of(const way_t *ways, int nfixed, int P, nbo_algorithm_t alg, int w)
+{
+    w = w < P - 1 ? w : P - 1; /* a window beyond P - 1 is the same list */
+    for (int i = 0; i < nfixed; i++)
+        if (ways[i].alg == alg && (alg == NBO_ALG_BRUCK || ways[i].window == w))
+            return i;
+    return -1;
+}
+
 static int twin_of(const way_t *ways, int nfixed, int P, nbo_request_t req, char *name,
                    size_t len)
 {
@@ -192,24 +214,20 @@ static int twin_of(const way_t *ways, int nfixed, int P, nbo_request_t req, char
     int w = 0;
     nbo_request_algorithm(req, &alg);
     nbo_request_tuning(req, &w, NULL);
-    w = w < P - 1 ? w : P - 1; /* a window beyond P - 1 is the same list */
-    for (int i = 0; i < nfixed; i++)
-        if (ways[i].alg == alg && (alg == NBO_ALG_BRUCK || ways[i].window == w)) {
-            if (name)
-                snprintf(name, len, "%s", ways[i].name);
-            return i;
-        }
-    if (name)
-        snprintf(name, len, "%s/%d", nbo_algorithm_name(alg), w);
-    return -1;
+    const int i = way_of(ways, nfixed, P, alg, w);
+    if (name && i >= 0)
+        snprintf(name, len, "%s", ways[i].name);
+    else if (name)
+        snprintf(name, len, "%s/%d", nbo_algorithm_name(alg), w < P - 1 ? w : P - 1);
+    return i;
 }
 
-enum { TRIAL_MAX = 64 };
+enum { TRIAL_MAX = 64, TRIAL_STARTS = 20 /* the tuner's trial (docs/tuning.md) */ };
 
 /* -v: each trial start's time, start to start on the slowest rank, and
  * the list it ran. */
 static void trial_print(const run_t *x, const double *at, const nbo_algorithm_t *alg,
-                        const int *win, int n)
+                        const int *win, int n, int reps)
 {
     double d[TRIAL_MAX], dmax[TRIAL_MAX];
     for (int k = 0; k < n; k++)
@@ -220,14 +238,47 @@ static void trial_print(const run_t *x, const double *at, const nbo_algorithm_t 
     printf("# trial at %zu bytes (ms per start, slowest rank):", x->block);
     for (int k = 0; k < n; k++)
         printf(" %s%d %.1f", alg[k] == NBO_ALG_BRUCK ? "B" : "W", win[k], dmax[k] * 1e3);
-    printf("\n");
+    printf("; %d counted per candidate\n", reps);
+}
+
+/* The trial's candidates, as pinned ways (-1: none runs that list), and
+ * its counted starts per candidate. */
+typedef struct trial {
+    int way[TRIAL_MAX];
+    int n, reps;
+} trial_t;
+
+/* From the lists the trial's starts ran: each candidate's starts, less
+ * one warm-up per visit (the first's lead too: hence the least), over
+ * the starts before the agreement's two (the last candidate's again, the
+ * kept one's). */
+static void trial_candidates(const way_t *ways, int nfixed, const run_t *x,
+                             const nbo_algorithm_t *alg, const int *win, int n, trial_t *tr)
+{
+    int starts[TRIAL_MAX] = {0}, visits[TRIAL_MAX] = {0};
+    tr->n = 0;
+    for (int k = 0; k < n - 2; k++) {
+        const int w = way_of(ways, nfixed, x->P, alg[k], win[k]);
+        int c = 0;
+        while (c < tr->n && tr->way[c] != w)
+            c++;
+        if (c == tr->n)
+            tr->way[tr->n++] = w;
+        starts[c]++;
+        visits[c] += k == 0 || alg[k] != alg[k - 1] || win[k] != win[k - 1];
+    }
+    tr->reps = TRIAL_MAX;
+    for (int c = 0; c < tr->n; c++)
+        if (starts[c] - visits[c] < tr->reps)
+            tr->reps = starts[c] - visits[c];
 }
 
 /* The tuned request's trial, its starts back to back as the blocks run
  * theirs (the tuner learns from the application's own starts); the
  * seconds it took on the slowest rank, *starts how many. */
-static double trial_run(way_t *w, run_t *x, int *starts)
+static double trial_run(way_t *ways, int nfixed, run_t *x, int *starts, trial_t *tr)
 {
+    way_t *w = &ways[nfixed];
     double at[TRIAL_MAX + 1];
     nbo_algorithm_t alg[TRIAL_MAX];
     int win[TRIAL_MAX];
@@ -241,10 +292,66 @@ static double trial_run(way_t *w, run_t *x, int *starts)
             fail("nbo_request_tuning or nbo_request_algorithm failed");
     }
     at[n] = MPI_Wtime();
-    *starts = n;
+    trial_candidates(ways, nfixed, x, alg, win, n, tr);
     if (x->verbose)
-        trial_print(x, at, alg, win, n);
-    return slowest(at[n] - at[0]);
+        trial_print(x, at, alg, win, n, tr->reps);
+    /* The trial proper: its last TRIAL_STARTS starts before the kept one's;
+     * those before run the request's own choice, as an untuned one does. */
+    *starts = n - 1 < TRIAL_STARTS ? n - 1 : TRIAL_STARTS;
+    return *starts > 0 ? slowest(at[n - 1] - at[n - 1 - *starts]) : 0;
+}
+
+/* xorshift32: the simulated trials' draws, the same every run. */
+static unsigned next_draw(unsigned *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 17;
+    *s ^= *s << 5;
+    return *s;
+}
+
+/* What a trial of reps counted starts per candidate can do on this
+ * testbed at best: the share of simulated trials that keep a way within
+ * 5 % of the best pinned one (medians).  Each draws one round, shared by
+ * all candidates as a real trial's drift is, and for each candidate reps
+ * distinct starts of its block in that round; the least mean is kept.
+ * Ideal: warm lists, no ramp, no switch.  -1: not computable. */
+static double ideal_trial(const way_t *ways, const trial_t *tr, const double *med, int best,
+                          const run_t *x, int reps)
+{
+    enum { SIMS = 4000 };
+    if (tr->n < 2 || reps < 1 || reps > x->iters)
+        return -1;
+    for (int c = 0; c < tr->n; c++)
+        if (tr->way[c] < 0)
+            return -1;
+    unsigned seed = 2463534242u;
+    int hits = 0;
+    for (int s = 0; s < SIMS; s++) {
+        const int r = (int)(next_draw(&seed) % (unsigned)x->rounds);
+        int pick = tr->way[0];
+        double least = 0;
+        for (int c = 0; c < tr->n; c++) {
+            const double *b = ways[tr->way[c]].st + (size_t)r * (size_t)x->iters;
+            int idx[x->iters];
+            for (int i = 0; i < x->iters; i++)
+                idx[i] = i;
+            double sum = 0;
+            for (int j = 0; j < reps; j++) { /* a partial shuffle: reps distinct starts */
+                const int q = j + (int)(next_draw(&seed) % (unsigned)(x->iters - j));
+                const int t = idx[j];
+                idx[j] = idx[q];
+                idx[q] = t;
+                sum += b[idx[j]];
+            }
+            if (c == 0 || sum < least) {
+                least = sum;
+                pick = tr->way[c];
+            }
+        }
+        hits += med[pick] <= 1.05 * med[best];
+    }
+    return (double)hits / SIMS;
 }
 
 /* The rounds: each way's block in turn, the start moving one way on per
@@ -271,16 +378,24 @@ static int rounds_run(way_t *ways, int nw, int nfixed, run_t *x, int *twin)
                 once(&ways[i], x);
             if (i == def && r == 0) /* its plan is made at its first start */
                 *twin = twin_of(ways, nfixed, x->P, ways[def].req, NULL, 0);
-            ways[i].t[r] = block(&ways[i], x);
+            ways[i].t[r] = block(&ways[i], x, ways[i].st + (size_t)r * (size_t)x->iters);
             if (i != tuned)
                 req_close(&ways[i]);
         }
     return bad;
 }
 
+static void share_print(double v)
+{
+    if (v < 0)
+        printf(" %9s", "-");
+    else
+        printf(" %9.2f", v);
+}
+
 /* Rank 0's row: each way's median, then best, kept and the ratios. */
 static void row_print(way_t *ways, int nw, int nfixed, const run_t *x, const char *kept, int kw,
-                      int twin, double trial_per_op)
+                      int twin, double trial_per_op, const trial_t *tr)
 {
     if (x->rank != 0)
         return;
@@ -299,11 +414,16 @@ static void row_print(way_t *ways, int nw, int nfixed, const run_t *x, const cha
     for (int i = 0; i < nw; i++)
         printf(" %*.2f", (int)strlen(ways[i].name) > 9 ? (int)strlen(ways[i].name) : 9,
                med[i] * 1e3);
-    printf(" %9s %9s %10.2f %10.2f %10.2f %10.2f %10.2f\n", ways[best].name, kept,
+    printf(" %9s %9s %10.2f %10.2f %10.2f %10.2f %10.2f", ways[best].name, kept,
            paired(&ways[tuned], &ways[best], x->rounds), paired(&ways[def], &ways[best], x->rounds),
            kw >= 0 ? paired(&ways[tuned], &ways[kw], x->rounds) : 0.0,
            twin >= 0 ? paired(&ways[def], &ways[twin], x->rounds) : 0.0,
            trial_per_op / med[tuned]);
+    const double ideal = ideal_trial(ways, tr, med, best, x, tr->reps),
+                 ideal2 = ideal_trial(ways, tr, med, best, x, 2 * tr->reps);
+    share_print(ideal);
+    share_print(ideal2);
+    printf("\n");
     fflush(stdout);
 }
 
@@ -317,20 +437,25 @@ static void one_size(run_t *x)
         fail("out of memory");
     for (int i = 0; i < nw; i++) {
         ways[i].t = calloc((size_t)x->rounds, sizeof(double));
+        ways[i].st = calloc((size_t)x->rounds * (size_t)x->iters, sizeof(double));
+        if (!ways[i].t || !ways[i].st)
+            fail("out of memory");
         comm_open(&ways[i]);
     }
     req_open(&ways[tuned], x);
     int trial, twin = -1;
-    const double trial_s = trial_run(&ways[tuned], x, &trial);
+    trial_t tr;
+    const double trial_s = trial_run(ways, nfixed, x, &trial, &tr);
     int bad = data_wrong(&ways[tuned], x);
     char kept[32];
     const int kw = twin_of(ways, nfixed, x->P, ways[tuned].req, kept, sizeof(kept));
     bad |= rounds_run(ways, nw, nfixed, x, &twin);
-    row_print(ways, nw, nfixed, x, kept, kw, twin, trial_s / trial);
+    row_print(ways, nw, nfixed, x, kept, kw, twin, trial > 0 ? trial_s / trial : 0, &tr);
     req_close(&ways[tuned]);
     for (int i = 0; i < nw; i++) {
         comm_close(&ways[i]);
         free(ways[i].t);
+        free(ways[i].st);
     }
     free(x->s);
     free(x->r);
@@ -381,8 +506,8 @@ int main(int argc, char **argv)
         printf("#   bytes");
         for (int i = 0; i < nw; i++)
             printf(" %9s", ways[i].name);
-        printf(" %9s %9s %10s %10s %10s %10s %10s\n", "best", "kept", "tuned/best", "def/best",
-               "tuned/kept", "def/twin", "trial/op");
+        printf(" %9s %9s %10s %10s %10s %10s %10s %9s %9s\n", "best", "kept", "tuned/best",
+               "def/best", "tuned/kept", "def/twin", "trial/op", "ideal", "ideal2x");
     }
     char *list = strdup(sizes), *save = NULL;
     for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
