@@ -131,7 +131,8 @@ static void persistent(nbo_comm_t comm, int all, int dbl, int offload)
 }
 
 /* More atomics than a list may queue (4096 of 4 KiB, 1024 ints, each on
- * sockets): the host path, counted as a fallback, and right. */
+ * sockets; beyond half the transmit queue too): the host path, counted
+ * as a fallback, and right. */
 static void over_limit(nbo_comm_t comm)
 {
     const size_t n = (size_t)4097 * 1024 / (size_t)(size - 1) + 1024;
