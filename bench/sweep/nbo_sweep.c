@@ -28,11 +28,12 @@
  * default's list (def/twin: two measures of one list, the testbed's
  * resolution).  trial/op: the tuned request's trial (its last 20 starts
  * before the kept one's; the first run its own choice while connections
- * ramp up) over as many starts of what it kept.  ideal, ideal2x: the share of simulated ideal
- * trials (warm lists, no ramp, no switch) that keep a way within 5 % of
- * the best, each candidate drawn as the trial's counted starts (twice as
- * many) from its blocks' own starts: what a trial of that length can do
- * at best on this testbed's noise.  Data are checked once per way and size.
+ * ramp up) over as many starts of what it kept.  ideal, ideal2x: the
+ * share of simulated ideal trials (warm lists, no ramp, no switch) that
+ * keep a way within 5 % of the best, each candidate drawn as the trial's
+ * counted starts (twice as many) from its blocks' own starts: what a
+ * trial of that length can do at best on this testbed's noise.  Data are
+ * checked once per way and size.
  *
  *   mpiexec -n 16 nbo_sweep [-m 64K,256K,1M,4M] [-i 5] [-r 3] [-q 1] [-v]
  *
@@ -196,8 +197,7 @@ static double paired(const way_t *a, const way_t *b, int rounds)
     return bench_median(q, rounds);
 }
 
-/* The pinned way that runs the list req runs (-1: none), its name in
- * name when not NULL. */
+/* The pinned way that runs algorithm alg with window w (-1: none). */
 static int way_of(const way_t *ways, int nfixed, int P, nbo_algorithm_t alg, int w)
 {
     w = w < P - 1 ? w : P - 1; /* a window beyond P - 1 is the same list */
@@ -207,6 +207,8 @@ static int way_of(const way_t *ways, int nfixed, int P, nbo_algorithm_t alg, int
     return -1;
 }
 
+/* The pinned way that runs the list req runs (-1: none), its name in
+ * name when not NULL. */
 static int twin_of(const way_t *ways, int nfixed, int P, nbo_request_t req, char *name,
                    size_t len)
 {

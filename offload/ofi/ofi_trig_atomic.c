@@ -163,17 +163,15 @@ int ofi_trig_atomic_run(nbo_engine_comm_t *ec, nbo_exec_t *x, int first, ofi_run
     const int P = ec->size;
     /* The limit by the largest block, so that every rank decides alike. */
     const size_t largest = a.all ? (a.count + (size_t)P - 1) / (size_t)P : a.count;
-    const size_t need = atomics_of(&a, largest) * (size_t)(P - 1);
-    if (need > OFI_TRIG_MAX_SENDS) {
-        *why = "a reduction needs more atomics than the deferred-work budget (4096 per list)";
-        return -1;
-    }
     /* The atomics fire at once: on sockets, one that met a full transmit
      * queue (-FI_EAGAIN) under load stalled the list for good, so the
-     * burst stays within half the queue (every rank's provider alike). */
+     * burst stays within half the queue as well as the deferred-work
+     * budget (every rank's provider alike). */
     const size_t txq = ec->info->tx_attr ? ec->info->tx_attr->size : 0;
-    if (txq && need > txq / 2) {
-        *why = "a reduction needs more atomics at once than half the provider's transmit queue";
+    const size_t most = txq && txq / 2 < OFI_TRIG_MAX_SENDS ? txq / 2 : OFI_TRIG_MAX_SENDS;
+    if (atomics_of(&a, largest) * (size_t)(P - 1) > most) {
+        *why = "a reduction needs more atomics at once than half the provider's transmit "
+               "queue or the deferred-work budget (4096 per list) allows";
         return -1;
     }
     size_t natomic = 0, src, dst;

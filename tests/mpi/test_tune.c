@@ -4,8 +4,9 @@
  * Links libnbo's static library to read the plan (tune.h).  Checks: the
  * data is right at every start, across every rebuild; the trial ends by
  * start 29 (8 starts of the request's own choice, then 21 at most) at the
- * same start on every rank; every rank keeps the same choice; NBO_TUNE=window keeps the configured algorithm,
- * NBO_TUNE=algorithm the configured window, off tunes nothing; and, in
+ * same start on every rank; every rank keeps the same choice;
+ * NBO_TUNE=window keeps the configured algorithm, NBO_TUNE=algorithm the
+ * configured window, off tunes nothing; and, in
  * inline progress (where a run ends at the caller's wait), the trial keeps
  * the candidate of least mean, neither the one with the fastest run nor
  * one whose mean a slow first run after a switch would spoil, and runs
